@@ -1,0 +1,49 @@
+/*
+ * A job's files: which paths it uses, how large each region is, and the
+ * layout step that creates or extends regular files before the run (as
+ * fio's "Laying out IO file").  Also the safety check that keeps a job
+ * from writing to a mounted block device.
+ */
+#ifndef IORIG_FILES_H
+#define IORIG_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job.h"
+
+struct job_files {
+	uint32_t n;
+	char **paths;
+	uint64_t *sizes;       /* bytes of each file's region the job uses */
+	bool *is_blockdev;
+};
+
+/*
+ * Names and sizes of the files of one instance of job j.  Without
+ * `filename`, files are named "<directory>/<name>.<instance>.<n>" as fio
+ * does.  With diskless engines the one "file" is the job name.  A size of
+ * 0 is left for the engine to resolve (get_size) when it has one.
+ */
+int job_files_resolve(const struct job *j, uint32_t instance, bool diskless,
+		      struct job_files *out, char *err, size_t errlen);
+
+/*
+ * Create or extend regular files so the job's region exists; regions a
+ * job reads are filled with data (never left as holes that read back as
+ * zeros).  Refuses writes to a mounted block device unless
+ * allow_mounted_write.  Returns 0 or -errno with err set.
+ */
+int job_files_layout(const struct job *j, const struct job_files *f,
+		     char *err, size_t errlen);
+
+/* Remove files the job used (unlink=1); never block devices. */
+void job_files_unlink(const struct job_files *f);
+void job_files_free(struct job_files *f);
+
+/* 1 if the block device (or a partition of it) is mounted or used as
+ * swap, with what was found in `what`; 0 if not; -errno on error. */
+int blockdev_in_use(const char *path, char *what, size_t len);
+
+#endif

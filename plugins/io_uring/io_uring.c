@@ -1,0 +1,529 @@
+/*
+ * io_uring engine (liburing).
+ *
+ * One ring per job instance, sized to iodepth.  queue() fills an SQE
+ * (BUSY when the SQ ring is full), commit() submits every filled SQE with
+ * one io_uring_enter (none at all with sqthread_poll while the kernel
+ * thread is awake), reap() takes ready CQEs straight from the shared ring
+ * and only enters the kernel when fewer than min are there.  Fixed buffers
+ * and files are registered once, in init() and open_file(), so the hot
+ * path allocates nothing and makes no syscall besides the I/O.
+ */
+#define _GNU_SOURCE /* O_DIRECT, splice, pipe sizes */
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <iorig/engine.h>
+
+struct uring_opts {
+	int fixedbufs;
+	int registerfiles;
+	int sqthread_poll;
+	int64_t sqthread_poll_cpu;
+	int hipri;
+	int nonvectored;
+	int64_t force_async;
+};
+
+static const struct iorig_option uring_options[] = {
+	{ "fixedbufs", IORIG_OPT_BOOL, offsetof(struct uring_opts, fixedbufs), "0", 0, 0, NULL,
+	  "register the I/O buffers with the kernel once (READ/WRITE_FIXED): no per-I/O page pinning" },
+	{ "registerfiles", IORIG_OPT_BOOL, offsetof(struct uring_opts, registerfiles), "0", 0, 0,
+	  NULL, "register the files with the ring: no per-I/O file reference counting" },
+	{ "sqthread_poll", IORIG_OPT_BOOL, offsetof(struct uring_opts, sqthread_poll), "0", 0, 0,
+	  NULL, "a kernel thread polls the submission ring (IORING_SETUP_SQPOLL): no submit syscalls" },
+	{ "sqthread_poll_cpu", IORIG_OPT_INT, offsetof(struct uring_opts, sqthread_poll_cpu), "-1",
+	  -1, 4095, NULL, "pin the sqthread_poll kernel thread to this CPU (-1: no pinning)" },
+	{ "hipri", IORIG_OPT_BOOL, offsetof(struct uring_opts, hipri), "0", 0, 0, NULL,
+	  "polled completions (IORING_SETUP_IOPOLL); needs direct=1 on a device with poll queues" },
+	{ "nonvectored", IORIG_OPT_BOOL, offsetof(struct uring_opts, nonvectored), "0", 0, 0, NULL,
+	  "use READ/WRITE instead of READV/WRITEV (no iovec)" },
+	{ "force_async", IORIG_OPT_INT, offsetof(struct uring_opts, force_async), "0", 0, 1 << 30,
+	  NULL, "every Nth I/O goes straight to the kernel's async workers (IOSQE_ASYNC); 0: never" },
+	IORIG_OPTION_END
+};
+
+struct uring_state {
+	const struct iorig_host *host;
+	struct iorig_job_handle *job;
+	struct uring_opts o;
+	struct io_uring ring;
+	int ring_ready;
+	uint32_t nr_files;
+	unsigned cq_entries;
+	struct io_uring_cqe **cqes; /* cq_entries slots for peek_batch */
+	int64_t async_left;         /* I/Os until the next IOSQE_ASYNC */
+};
+
+static const char *const uring_feature_names[] = {
+	"single_mmap", "nodrop", "submit_stable", "rw_cur_pos", "cur_personality",
+	"fast_poll", "poll_32bits", "sqpoll_nonfixed", "ext_arg", "native_workers",
+	"rsrc_tags", "cqe_skip", "linked_file",
+};
+
+static const char *ddir_name(uint32_t ddir)
+{
+	return ddir == IORIG_DDIR_WRITE ? "write" : ddir == IORIG_DDIR_READ ? "read" : "trim";
+}
+
+/* An I/O failed: say what to change for the failures options cause. */
+static void uring_explain(struct uring_state *s, const struct iorig_io *io, int err)
+{
+	const struct iorig_file *f = io->file;
+
+	if (s->o.hipri && (err == -EOPNOTSUPP || err == -EINVAL))
+		s->host->set_error(s->job, err,
+			"io_uring: polled %s at offset %llu of %s failed: %s (hipri needs "
+			"O_DIRECT on a device with poll queues, e.g. nvme with poll_queues=N; "
+			"use hipri=0)", ddir_name(io->ddir), (unsigned long long)io->offset,
+			f->path, strerror(-err));
+	else if (err == -EINVAL && (f->open_flags & O_DIRECT))
+		s->host->set_error(s->job, err,
+			"io_uring: %s of %llu bytes at offset %llu of %s failed: %s (direct=1 "
+			"needs bs, offset and buffers aligned to the device's logical block "
+			"size, see blockdev --getss; fix bs/offset or use direct=0)",
+			ddir_name(io->ddir), (unsigned long long)io->len,
+			(unsigned long long)io->offset, f->path, strerror(EINVAL));
+	else
+		s->host->set_error(s->job, err, "io_uring: %s of %llu bytes at offset %llu of %s failed: %s",
+			ddir_name(io->ddir), (unsigned long long)io->len,
+			(unsigned long long)io->offset, f->path, strerror(-err));
+}
+
+static void uring_cleanup(void *state)
+{
+	struct uring_state *s = state;
+
+	if (!s)
+		return;
+	if (s->ring_ready)
+		io_uring_queue_exit(&s->ring); /* also drops registered buffers/files */
+	free(s->cqes);
+	free(s);
+}
+
+/* Options that cannot work together are refused before any ring exists. */
+static int uring_check_opts(const struct iorig_job_info *job, struct uring_state *s)
+{
+	if (s->o.sqthread_poll_cpu >= 0 && !s->o.sqthread_poll) {
+		s->host->set_error(s->job, -EINVAL,
+			"io_uring: sqthread_poll_cpu=%lld pins the submission polling thread, which only "
+			"exists with sqthread_poll=1; set sqthread_poll=1 or drop sqthread_poll_cpu",
+			(long long)s->o.sqthread_poll_cpu);
+		return -EINVAL;
+	}
+	if (s->o.hipri && !(job->flags & IORIG_JOB_DIRECT)) {
+		s->host->set_error(s->job, -EINVAL,
+			"io_uring: hipri=1 asks for polled completions (IORING_SETUP_IOPOLL), which the "
+			"kernel only does for direct I/O: hipri needs O_DIRECT on a device with "
+			"poll queues; set direct=1 or hipri=0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int uring_setup_error(struct uring_state *s, int rc, unsigned depth)
+{
+	if (rc == -EPERM)
+		s->host->set_error(s->job, rc,
+			"io_uring: io_uring_setup failed (EPERM): io_uring is disabled for this user "
+			"(sysctl kernel.io_uring_disabled, or a seccomp/container policy); "
+			"use ioengine=libaio or psync");
+	else if (rc == -ENOSYS)
+		s->host->set_error(s->job, rc,
+			"io_uring: io_uring_setup failed (ENOSYS): this kernel has no io_uring (needs 5.1+); "
+			"use ioengine=libaio or psync");
+	else if (rc == -ENOMEM)
+		s->host->set_error(s->job, rc,
+			"io_uring: io_uring_setup(%u) failed (ENOMEM): the ring needs locked memory; raise "
+			"ulimit -l or lower iodepth", depth);
+	else if (rc == -EINVAL && s->o.sqthread_poll_cpu >= 0)
+		s->host->set_error(s->job, rc,
+			"io_uring: io_uring_setup failed (EINVAL): sqthread_poll_cpu=%lld is not an online "
+			"CPU this job may use", (long long)s->o.sqthread_poll_cpu);
+	else
+		s->host->set_error(s->job, rc, "io_uring: io_uring_setup(%u) failed: %s", depth,
+			strerror(-rc));
+	return rc;
+}
+
+static void uring_log_features(struct uring_state *s, const struct io_uring_params *p)
+{
+	char buf[512];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(uring_feature_names) / sizeof(uring_feature_names[0]); i++)
+		if ((p->features & (1u << i)) && len < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s",
+						uring_feature_names[i]);
+	s->host->log(s->job, IORIG_LOG_DEBUG,
+		"io_uring: sq %u cq %u entries, flags 0x%x, features 0x%x:%s",
+		p->sq_entries, p->cq_entries, p->flags, p->features, buf);
+}
+
+static int uring_register_bufs(const struct iorig_job_info *job, struct uring_state *s)
+{
+	struct iovec *iov = calloc(job->nr_ios, sizeof(*iov));
+	int rc;
+
+	if (!iov)
+		return -ENOMEM;
+	/* Slot = io->index, which queue() passes as buf_index. */
+	for (uint32_t i = 0; i < job->nr_ios; i++) {
+		const struct iorig_io *io = job->ios[i];
+
+		if (io->index >= job->nr_ios) {
+			free(iov);
+			s->host->set_error(s->job, -EINVAL,
+				"io_uring: fixedbufs: I/O unit %u has index %u, expected < %u (core bug)",
+				i, io->index, job->nr_ios);
+			return -EINVAL;
+		}
+		iov[io->index].iov_base = io->buf;
+		iov[io->index].iov_len = job->max_bs;
+	}
+	rc = io_uring_register_buffers(&s->ring, iov, job->nr_ios);
+	free(iov);
+	if (rc == -ENOMEM)
+		s->host->set_error(s->job, rc,
+			"io_uring: fixedbufs: registering %u buffers of %llu bytes failed (ENOMEM): raise the "
+			"locked-memory limit (ulimit -l), lower iodepth or bs, or set fixedbufs=0",
+			job->nr_ios, (unsigned long long)job->max_bs);
+	else if (rc < 0)
+		s->host->set_error(s->job, rc, "io_uring: fixedbufs: registering %u buffers failed: %s",
+			job->nr_ios, strerror(-rc));
+	return rc;
+}
+
+/* Empty slots now; open_file() fills slot f->index with the fd. */
+static int uring_register_files(const struct iorig_job_info *job, struct uring_state *s)
+{
+	int rc = io_uring_register_files_sparse(&s->ring, job->nr_files);
+
+	if (rc == -EINVAL) { /* kernels before 5.19: a table of -1 does the same */
+		int *fds = malloc(job->nr_files * sizeof(*fds));
+
+		if (!fds)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < job->nr_files; i++)
+			fds[i] = -1;
+		rc = io_uring_register_files(&s->ring, fds, job->nr_files);
+		free(fds);
+	}
+	if (rc < 0)
+		s->host->set_error(s->job, rc,
+			"io_uring: registerfiles: registering %u files failed: %s; set registerfiles=0",
+			job->nr_files, strerror(-rc));
+	return rc;
+}
+
+static int uring_init(const struct iorig_job_info *job, const void *opts, void **state)
+{
+	struct io_uring_params p;
+	struct uring_state *s;
+	unsigned depth = job->iodepth ? job->iodepth : 1;
+	int rc;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->host = job->host;
+	s->job = job->handle;
+	s->nr_files = job->nr_files;
+	if (opts)
+		memcpy(&s->o, opts, sizeof(s->o));
+	else
+		s->o.sqthread_poll_cpu = -1;
+	s->async_left = s->o.force_async;
+	rc = uring_check_opts(job, s);
+	if (rc)
+		goto fail;
+
+	memset(&p, 0, sizeof(p));
+	if (s->o.hipri)
+		p.flags |= IORING_SETUP_IOPOLL;
+	if (s->o.sqthread_poll) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		if (s->o.sqthread_poll_cpu >= 0) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = (uint32_t)s->o.sqthread_poll_cpu;
+		}
+	}
+	rc = io_uring_queue_init_params(depth, &s->ring, &p);
+	if (rc < 0) {
+		uring_setup_error(s, rc, depth);
+		goto fail;
+	}
+	s->ring_ready = 1;
+	uring_log_features(s, &p);
+	s->cq_entries = p.cq_entries;
+	s->cqes = calloc(s->cq_entries, sizeof(*s->cqes));
+	if (!s->cqes) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	if (s->o.fixedbufs && (rc = uring_register_bufs(job, s)) < 0)
+		goto fail;
+	if (s->o.registerfiles && job->nr_files && (rc = uring_register_files(job, s)) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	uring_cleanup(s);
+	return rc;
+}
+
+static int uring_open_file(void *state, struct iorig_file *f)
+{
+	struct uring_state *s = state;
+	int fd = open(f->path, f->open_flags | O_CLOEXEC);
+
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == EINVAL && (f->open_flags & O_DIRECT))
+			s->host->set_error(s->job, -err,
+				"io_uring: cannot open %s with O_DIRECT (direct=1): the filesystem "
+				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support O_DIRECT; use "
+				"direct=0 or put the file on a filesystem that does (ext4, xfs)",
+				f->path);
+		else
+			s->host->set_error(s->job, -err, "io_uring: cannot open %s: %s",
+				f->path, strerror(err));
+		return -err;
+	}
+	if (s->o.registerfiles) {
+		int rc = f->index < s->nr_files ?
+			io_uring_register_files_update(&s->ring, f->index, &fd, 1) : -EINVAL;
+
+		if (rc < 0) {
+			s->host->set_error(s->job, rc,
+				"io_uring: registerfiles: cannot add %s to slot %u: %s; "
+				"use registerfiles=0", f->path, f->index, strerror(-rc));
+			close(fd);
+			return rc;
+		}
+	}
+	f->fd = fd;
+	return 0;
+}
+
+static int uring_close_file(void *state, struct iorig_file *f)
+{
+	struct uring_state *s = state;
+	int rc = 0;
+
+	if (f->fd < 0)
+		return 0;
+	if (s->o.registerfiles && f->index < s->nr_files) {
+		int none = -1;
+
+		io_uring_register_files_update(&s->ring, f->index, &none, 1);
+	}
+	if (close(f->fd) < 0) {
+		rc = -errno;
+		s->host->set_error(s->job, rc, "io_uring: cannot close %s: %s", f->path,
+			strerror(-rc));
+	}
+	f->fd = -1;
+	return rc;
+}
+
+static int uring_queue(void *state, struct iorig_io *io)
+{
+	struct uring_state *s = state;
+	struct io_uring_sqe *sqe;
+	int fd = s->o.registerfiles ? (int)io->file->index : io->file->fd;
+	int write = io->ddir == IORIG_DDIR_WRITE;
+
+	if (io->ddir != IORIG_DDIR_READ && !write)
+		return -EOPNOTSUPP; /* no IORIG_CAP_TRIM: the core never sends one */
+	sqe = io_uring_get_sqe(&s->ring);
+	if (!sqe)
+		return IORIG_Q_BUSY;
+	if (s->o.fixedbufs) {
+		if (write)
+			io_uring_prep_write_fixed(sqe, fd, io->buf, (unsigned)io->len, io->offset,
+						  (int)io->index);
+		else
+			io_uring_prep_read_fixed(sqe, fd, io->buf, (unsigned)io->len, io->offset,
+						 (int)io->index);
+	} else if (s->o.nonvectored) {
+		if (write)
+			io_uring_prep_write(sqe, fd, io->buf, (unsigned)io->len, io->offset);
+		else
+			io_uring_prep_read(sqe, fd, io->buf, (unsigned)io->len, io->offset);
+	} else {
+		struct iovec *iov = io->priv;
+
+		iov->iov_base = io->buf;
+		iov->iov_len = io->len;
+		if (write)
+			io_uring_prep_writev(sqe, fd, iov, 1, io->offset);
+		else
+			io_uring_prep_readv(sqe, fd, iov, 1, io->offset);
+	}
+	if (s->o.registerfiles)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	if (s->o.force_async && --s->async_left == 0) {
+		sqe->flags |= IOSQE_ASYNC;
+		s->async_left = s->o.force_async;
+	}
+	io_uring_sqe_set_data(sqe, io);
+	return IORIG_Q_QUEUED;
+}
+
+/*
+ * SQEs the kernel did not take stay in the SQ ring and go with the next
+ * submit, so a short count, EAGAIN (no memory for requests right now) and
+ * EBUSY (CQ ring overflowing: reap first) only need the core to reap.
+ */
+static int uring_commit(void *state)
+{
+	struct uring_state *s = state;
+	int rc = io_uring_submit(&s->ring);
+
+	if (rc >= 0 || rc == -EAGAIN || rc == -EBUSY || rc == -EINTR)
+		return 0;
+	s->host->set_error(s->job, rc, "io_uring: io_uring_submit failed: %s", strerror(-rc));
+	return rc;
+}
+
+static int uring_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns,
+		      struct iorig_io **done)
+{
+	struct uring_state *s = state;
+	struct __kernel_timespec ts, *tsp = NULL;
+	unsigned n, out = 0;
+
+	if (max > s->cq_entries)
+		max = s->cq_entries;
+	if (min > max)
+		min = max;
+	if (timeout_ns != UINT64_MAX) {
+		ts.tv_sec = (long long)(timeout_ns / 1000000000u);
+		ts.tv_nsec = (long long)(timeout_ns % 1000000000u);
+		tsp = &ts;
+	}
+	n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
+	/* Polled rings only complete I/O when someone enters the kernel. */
+	if (n == 0 && min == 0 && s->o.hipri) {
+		io_uring_get_events(&s->ring);
+		n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
+	}
+	while (n < min && timeout_ns) {
+		struct io_uring_cqe *cqe;
+		/* Waits until min CQEs are ready, counting those already peeked. */
+		int rc = io_uring_wait_cqes(&s->ring, &cqe, min, tsp, NULL);
+
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN) {
+			s->host->set_error(s->job, rc, "io_uring: waiting for completions failed: %s",
+				strerror(-rc));
+			return rc;
+		}
+		n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
+		if (rc == -ETIME || rc == -EAGAIN)
+			break;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct io_uring_cqe *cqe = s->cqes[i];
+		struct iorig_io *io;
+
+		if (cqe->user_data == LIBURING_UDATA_TIMEOUT)
+			continue; /* liburing's own timeout on kernels without EXT_ARG */
+		io = io_uring_cqe_get_data(cqe);
+		io->result = cqe->res;
+		if (cqe->res < 0)
+			uring_explain(s, io, cqe->res);
+		done[out++] = io;
+	}
+	io_uring_cq_advance(&s->ring, n);
+	return (int)out;
+}
+
+static int uring_fsync(void *state, struct iorig_file *f, int datasync)
+{
+	struct uring_state *s = state;
+	int rc = datasync ? fdatasync(f->fd) : fsync(f->fd);
+
+	if (rc < 0) {
+		rc = -errno;
+		s->host->set_error(s->job, rc, "io_uring: %s of %s failed: %s",
+			datasync ? "fdatasync" : "fsync", f->path, strerror(-rc));
+	}
+	return rc;
+}
+
+static int uring_invalidate(void *state, struct iorig_file *f)
+{
+	struct uring_state *s = state;
+	int rc = posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+
+	if (rc) {
+		s->host->set_error(s->job, -rc, "io_uring: cannot drop cached pages of %s: %s",
+			f->path, strerror(rc));
+		return -rc;
+	}
+	return 0;
+}
+
+/*
+ * Size of an existing file, or of a block device (BLKGETSIZE64).  Called
+ * before open_file: -ENOENT (no message) when the file is not there yet.
+ */
+static int uring_get_size(void *state, struct iorig_file *f, uint64_t *size)
+{
+	struct uring_state *s = state;
+	struct stat st;
+	int fd, rc = 0;
+
+	if (stat(f->path, &st))
+		return -errno;
+	if (!S_ISBLK(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return 0;
+	}
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, BLKGETSIZE64, size)) {
+		rc = -errno;
+		s->host->set_error(s->job, rc, "io_uring: cannot get the size of %s: %s", f->path,
+			strerror(-rc));
+	}
+	close(fd);
+	return rc;
+}
+
+static const struct iorig_engine uring_engine = {
+	IORIG_ENGINE_HEADER,
+	.name = "io_uring",
+	.version = "1.0",
+	.description = "Linux io_uring (liburing): async buffered and direct I/O",
+	.caps = IORIG_CAP_ASYNC | IORIG_CAP_DIRECT | IORIG_CAP_FSYNC | IORIG_CAP_BLOCKDEV,
+	.options = uring_options,
+	.options_size = sizeof(struct uring_opts),
+	.io_priv_size = sizeof(struct iovec),
+	.init = uring_init,
+	.cleanup = uring_cleanup,
+	.open_file = uring_open_file,
+	.close_file = uring_close_file,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.fsync = uring_fsync,
+	.invalidate = uring_invalidate,
+	.get_size = uring_get_size,
+};
+
+IORIG_ENGINE_DEFINE(uring_engine)
