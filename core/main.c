@@ -77,14 +77,13 @@ static int run_jobs(const struct cli *c, const struct job_list *jobs)
 	for (size_t i = 0; i < r.n; i++)
 		if (r.res[i].error) {
 			log_err("%s", r.res[i].errmsg);
-			status = EXIT_IOFAIL;
+			if (status != EXIT_USAGE)
+				status = r.res[i].setup_error ? EXIT_USAGE : EXIT_IOFAIL;
 		}
 	if (r.interrupted)
 		log_warn("interrupted by signal %d: the report covers the run so far",
 			 scheduler_stop_signal());
-	if (write_reports(c, &r))
-		status = EXIT_IOFAIL;
-	if (rc)
+	if ((write_reports(c, &r) || rc) && !status)
 		status = EXIT_IOFAIL;
 	if (r.interrupted)
 		status = 128 + scheduler_stop_signal();

@@ -416,7 +416,7 @@ static const struct core_opt core_opts[] = {
 	{ "randrepeat", NULL, CK_BOOL, OFF(randrepeat), "1", 0, 0,
 	  "same random sequence on every run" },
 	{ "randseed", NULL, CK_SEED, OFF(randseed), NULL, 0, 0,
-	  "seed of the random generators (default: fixed, or the clock when randrepeat=0)" },
+	  "seed for random offsets and mixes (default: a fixed one; see randrepeat)" },
 	{ "stonewall", "wait_for_previous", CK_BOOL, OFF(stonewall), "0", 0, 0,
 	  "wait for the jobs before this one to finish; starts a new group" },
 	{ "new_group", NULL, CK_BOOL, OFF(new_group), "0", 0, 0,
@@ -1060,6 +1060,33 @@ static bool table_row(const struct iorig_option *table, size_t i, char cols[N_CO
 	return true;
 }
 
+/*
+ * Cells longer than these do not widen their column: the row goes on under
+ * the next column instead (the percentile defaults, long enum lists).
+ */
+static const size_t col_cap[N_COLS] = { 64, 16, 20, 32, 0 };
+
+static void print_row(FILE *f, char cols[N_COLS][512], const size_t *w)
+{
+	size_t pos = 2;
+
+	fputs("  ", f);
+	for (int k = 0; k < N_COLS - 1; k++) {
+		size_t len = strlen(cols[k]);
+
+		fputs(cols[k], f);
+		pos += len;
+		if (len > w[k]) {
+			fprintf(f, "\n%*s", (int)(pos - len + w[k] + 2), "");
+			pos = pos - len + w[k] + 2;
+		} else {
+			fprintf(f, "%*s", (int)(w[k] - len + 2), "");
+			pos += w[k] - len + 2;
+		}
+	}
+	fprintf(f, "%s\n", cols[N_COLS - 1]);
+}
+
 /* NULL prints the core options. */
 void options_print_table(FILE *f, const struct iorig_option *table)
 {
@@ -1068,17 +1095,22 @@ void options_print_table(FILE *f, const struct iorig_option *table)
 	char cols[N_COLS][512];
 	size_t w[N_COLS];
 
-	for (int k = 0; k < N_COLS; k++)
+	for (int k = 0; k < N_COLS; k++) {
 		w[k] = strlen(head[k]);
+		snprintf(cols[k], sizeof(cols[k]), "%s", head[k]);
+	}
 	for (size_t i = 0; table_row(table, i, cols); i++)
-		for (int k = 0; k < N_COLS; k++)
-			if (strlen(cols[k]) > w[k])
-				w[k] = strlen(cols[k]);
-	fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s\n", (int)w[0], head[0], (int)w[1], head[1],
-		(int)w[2], head[2], (int)w[3], head[3], head[4]);
+		for (int k = 0; k < N_COLS; k++) {
+			size_t len = strlen(cols[k]);
+
+			if (len > w[k] && (!col_cap[k] || len <= col_cap[k]))
+				w[k] = len;
+		}
+	for (int k = 0; k < N_COLS; k++)
+		snprintf(cols[k], sizeof(cols[k]), "%s", head[k]);
+	print_row(f, cols, w);
 	for (size_t i = 0; table_row(table, i, cols); i++)
-		fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s\n", (int)w[0], cols[0], (int)w[1],
-			cols[1], (int)w[2], cols[2], (int)w[3], cols[3], cols[4]);
+		print_row(f, cols, w);
 }
 
 /* ---- jobs ----------------------------------------------------------------- */

@@ -198,7 +198,7 @@ uint64_t report_entry_cpu_runtime_ns(const struct report_model *m, const struct 
 	uint64_t sum = 0;
 
 	for (size_t i = 0; i < m->run->n; i++)
-		if (report_entry_has(e, &m->run->res[i]))
+		if (m->run->res[i].st && report_entry_has(e, &m->run->res[i]))
 			sum += m->run->res[i].st->runtime_ns;
 	return sum;
 }
@@ -216,6 +216,20 @@ uint32_t report_percentiles(const struct report_entry *e, const double **pcts)
 	}
 	*pcts = default_pcts;
 	return sizeof(default_pcts) / sizeof(default_pcts[0]);
+}
+
+bool report_percentiles_default(const struct job_opts *o)
+{
+	const uint32_t n = sizeof(default_pcts) / sizeof(default_pcts[0]);
+
+	if (!o->n_percentiles)
+		return true;
+	if (o->n_percentiles != n)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (fabs(o->percentiles[i] - default_pcts[i]) > 1e-9)
+			return false;
+	return true;
 }
 
 void fmt_time(char *buf, size_t len, int64_t unix_ms)

@@ -76,6 +76,8 @@ double report_cpu_pct(uint64_t cpu_ns, uint64_t runtime_ns);
 
 /* Percentiles an entry reports: its job's list, or fio's default list. */
 uint32_t report_percentiles(const struct report_entry *e, const double **pcts);
+/* Whether a job reports fio's default list (none given, or the same). */
+bool report_percentiles_default(const struct job_opts *o);
 
 /* Job-file name of a direction: "read", "write", "trim". */
 extern const char *const ddir_name[DDIR_COUNT];

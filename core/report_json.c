@@ -218,11 +218,13 @@ static json_object *options_obj(struct jctx *c, const struct job_opts *jo)
 	if (jo->loops > 1)
 		put_u(c, o, "loops", jo->loops);
 	put_u(c, o, "iodepth", jo->iodepth);
-	if (jo->iodepth_batch_submit)
+	/* Batch sizes only when they differ from the defaults (1, 1, iodepth). */
+	if (jo->iodepth_batch_submit > 1)
 		put_u(c, o, "iodepth_batch_submit", jo->iodepth_batch_submit);
-	if (jo->iodepth_batch_complete_min)
+	if (jo->iodepth_batch_complete_min > 1)
 		put_u(c, o, "iodepth_batch_complete_min", jo->iodepth_batch_complete_min);
-	if (jo->iodepth_batch_complete_max)
+	if (jo->iodepth_batch_complete_max > 1 &&
+	    jo->iodepth_batch_complete_max != jo->iodepth)
 		put_u(c, o, "iodepth_batch_complete_max", jo->iodepth_batch_complete_max);
 	put_u(c, o, "numjobs", jo->numjobs);
 	if (jo->runtime_ns)
@@ -255,7 +257,7 @@ static json_object *options_obj(struct jctx *c, const struct job_opts *jo)
 		put_str(c, o, "group_reporting", "1");
 	if (jo->unlink)
 		put_str(c, o, "unlink", "1");
-	if (jo->n_percentiles) {
+	if (!report_percentiles_default(jo)) {
 		char buf[MAX_PERCENTILES * 24] = "";
 		size_t len = 0;
 

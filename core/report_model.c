@@ -157,6 +157,8 @@ int report_model_build(const struct run_result *r, struct report_model *m)
 		if (res->st) {
 			job_stats_merge(e->st, res->st);
 			group_add(g, res->st);
+		} else {
+			e->st->nr_jobs++; /* failed before it had stats: still a job */
 		}
 		if (!e->error && res->error) {
 			e->error = res->error;

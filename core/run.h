@@ -19,6 +19,7 @@ struct job_result {
 	uint32_t job_id;         /* unique in the run */
 	struct job_stats *st;    /* heap: histograms are large */
 	int error;               /* 0 or positive errno, as fio's "error" */
+	bool setup_error;        /* failed before any I/O (files, safety): exit 2 */
 	char errmsg[1024];
 };
 

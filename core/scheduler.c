@@ -142,12 +142,18 @@ static void *worker_thread(void *arg)
 
 /* ---- sampler ------------------------------------------------------------ */
 
+/*
+ * Each worker is sampled every SAMPLE_INTERVAL_NS from the moment its
+ * measured phase began, so samples are whole intervals even when workers
+ * start at different times (ramp_time, startdelay); a sample's rate uses
+ * the time that really passed since the previous one.
+ */
 struct sampler {
 	struct thread_ctx *ctx;
 	size_t n;
 	uint64_t (*prev_bytes)[DDIR_COUNT];
 	uint64_t (*prev_ios)[DDIR_COUNT];
-	bool *started;
+	uint64_t *prev_t;  /* 0: worker not measuring yet */
 	pthread_t tid;
 	atomic_int stop;
 };
@@ -157,20 +163,31 @@ static bool job_does(const struct job_opts *o, int d)
 	return d == DDIR_READ ? rw_reads(o->rw) : d == DDIR_WRITE ? rw_writes(o->rw) : rw_trims(o->rw);
 }
 
-static void sampler_tick(struct sampler *s, uint64_t interval_ns)
+/* Take the samples that are due; return when the next one is. */
+static uint64_t sampler_tick(struct sampler *s, uint64_t now)
 {
+	uint64_t next_due = now + SAMPLE_INTERVAL_NS;
+
 	for (size_t i = 0; i < s->n; i++) {
 		struct job_stats *st = s->ctx[i].w.st;
 		const struct job_opts *o = &s->ctx[i].w.job->o;
+		double secs;
 
 		if (!s->ctx[i].started || !atomic_load_explicit(&st->live_measuring, memory_order_acquire) ||
 		    atomic_load_explicit(&st->live_done, memory_order_acquire))
 			continue;
+		if (!s->prev_t[i])
+			s->prev_t[i] = atomic_load_explicit(&st->live_measure_start, memory_order_relaxed);
+		if (now < s->prev_t[i] + SAMPLE_INTERVAL_NS) {
+			if (s->prev_t[i] + SAMPLE_INTERVAL_NS < next_due)
+				next_due = s->prev_t[i] + SAMPLE_INTERVAL_NS;
+			continue;
+		}
+		secs = (double)(now - s->prev_t[i]) / 1e9;
 		for (int d = 0; d < DDIR_COUNT; d++) {
 			uint64_t b = atomic_load_explicit(&st->live_bytes[d], memory_order_relaxed);
 			uint64_t n = atomic_load_explicit(&st->live_ios[d], memory_order_relaxed);
-			if (s->started[i] && job_does(o, d)) {
-				double secs = (double)interval_ns / 1e9;
+			if (job_does(o, d)) {
 				runstat_add(&st->dir[d].bw_samples,
 					    (uint64_t)((double)(b - s->prev_bytes[i][d]) / secs));
 				runstat_add(&st->dir[d].iops_samples,
@@ -179,24 +196,28 @@ static void sampler_tick(struct sampler *s, uint64_t interval_ns)
 			s->prev_bytes[i][d] = b;
 			s->prev_ios[i][d] = n;
 		}
-		s->started[i] = true;
+		/* Stay on the worker's own 500 ms grid. */
+		s->prev_t[i] += SAMPLE_INTERVAL_NS * ((now - s->prev_t[i]) / SAMPLE_INTERVAL_NS);
+		if (s->prev_t[i] + SAMPLE_INTERVAL_NS < next_due)
+			next_due = s->prev_t[i] + SAMPLE_INTERVAL_NS;
 	}
+	return next_due;
 }
 
 static void *sampler_thread(void *arg)
 {
 	struct sampler *s = arg;
-	uint64_t next = clock_now_ns() + SAMPLE_INTERVAL_NS;
+	uint64_t next = clock_now_ns();
 
 	while (!atomic_load(&s->stop)) {
 		uint64_t now = clock_now_ns();
 		if (now < next) {
 			uint64_t wait = next - now;
-			sleep_ns(wait > 50000000ull ? 50000000ull : wait);
+			/* Short naps: the group may end (and stop us) any time. */
+			sleep_ns(wait > 20000000ull ? 20000000ull : wait);
 			continue;
 		}
-		sampler_tick(s, SAMPLE_INTERVAL_NS);
-		next += SAMPLE_INTERVAL_NS;
+		next = sampler_tick(s, now);
 	}
 	return NULL;
 }
@@ -225,6 +246,7 @@ static void prepare_instance(struct thread_ctx *t)
 		rc = job_files_layout(j, &t->jf, err, sizeof(err));
 	if (rc) {
 		t->res->error = -rc;
+		t->res->setup_error = true;
 		snprintf(t->res->errmsg, sizeof(t->res->errmsg), "%s", err);
 		return;
 	}
@@ -246,11 +268,11 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 
 	s.prev_bytes = calloc(n, sizeof(*s.prev_bytes));
 	s.prev_ios = calloc(n, sizeof(*s.prev_ios));
-	s.started = calloc(n, sizeof(*s.started));
-	if (!s.prev_bytes || !s.prev_ios || !s.started) {
+	s.prev_t = calloc(n, sizeof(*s.prev_t));
+	if (!s.prev_bytes || !s.prev_ios || !s.prev_t) {
 		free(s.prev_bytes);
 		free(s.prev_ios);
-		free(s.started);
+		free(s.prev_t);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -282,7 +304,7 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 	}
 	free(s.prev_bytes);
 	free(s.prev_ios);
-	free(s.started);
+	free(s.prev_t);
 	return 0;
 }
 

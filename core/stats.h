@@ -50,6 +50,7 @@ struct job_stats {
 	_Alignas(64) _Atomic uint64_t live_bytes[DDIR_COUNT];
 	_Atomic uint64_t live_ios[DDIR_COUNT];
 	_Atomic int live_measuring;        /* 1 once ramp_time is over */
+	_Atomic uint64_t live_measure_start; /* clock_now_ns() when it was */
 	_Atomic int live_done;             /* worker finished */
 };
 

@@ -48,6 +48,7 @@ static void start_measuring(struct worker *w, uint64_t now)
 	w->measuring = true;
 	w->measure_start = now;
 	cpu_now(w->cpu_start);
+	atomic_store_explicit(&w->st->live_measure_start, now, memory_order_relaxed);
 	atomic_store_explicit(&w->st->live_measuring, 1, memory_order_release);
 }
 

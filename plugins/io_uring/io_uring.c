@@ -399,41 +399,66 @@ static int uring_commit(void *state)
 	return rc;
 }
 
-static int uring_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns,
-		      struct iorig_io **done)
+/*
+ * Wait until min CQEs are ready or the deadline passes.  One timed
+ * io_uring_wait_cqes() is not enough: on a polled (hipri) ring the kernel
+ * returns after one polling pass when a request went through its workers,
+ * and liburing then reports -ETIME early, so we loop on our own deadline.
+ */
+static int uring_wait(struct uring_state *s, unsigned min, uint64_t timeout_ns)
 {
-	struct uring_state *s = state;
-	struct __kernel_timespec ts, *tsp = NULL;
-	unsigned n, out = 0;
+	uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : s->host->now_ns() + timeout_ns;
+	uint64_t left = timeout_ns;
 
-	if (max > s->cq_entries)
-		max = s->cq_entries;
-	if (min > max)
-		min = max;
-	if (timeout_ns != UINT64_MAX) {
-		ts.tv_sec = (long long)(timeout_ns / 1000000000u);
-		ts.tv_nsec = (long long)(timeout_ns % 1000000000u);
-		tsp = &ts;
-	}
-	n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
-	/* Polled rings only complete I/O when someone enters the kernel. */
-	if (n == 0 && min == 0 && s->o.hipri) {
-		io_uring_get_events(&s->ring);
-		n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
-	}
-	while (n < min && timeout_ns) {
+	for (;;) {
+		struct __kernel_timespec ts = {
+			.tv_sec = (long long)(left / 1000000000u),
+			.tv_nsec = (long long)(left % 1000000000u),
+		};
 		struct io_uring_cqe *cqe;
-		/* Waits until min CQEs are ready, counting those already peeked. */
-		int rc = io_uring_wait_cqes(&s->ring, &cqe, min, tsp, NULL);
+		/* Counts CQEs already peeked: the ring head has not moved. */
+		int rc = io_uring_wait_cqes(&s->ring, &cqe, min,
+					    deadline == UINT64_MAX ? NULL : &ts, NULL);
+		uint64_t now;
 
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN) {
 			s->host->set_error(s->job, rc, "io_uring: waiting for completions failed: %s",
 				strerror(-rc));
 			return rc;
 		}
+		if (io_uring_cq_ready(&s->ring) >= min)
+			return 0;
+		if (deadline == UINT64_MAX)
+			continue;
+		now = s->host->now_ns();
+		if (now >= deadline)
+			return 0;
+		left = deadline - now;
+	}
+}
+
+static int uring_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns,
+		      struct iorig_io **done)
+{
+	struct uring_state *s = state;
+	unsigned n, out = 0;
+
+	if (max > s->cq_entries)
+		max = s->cq_entries;
+	if (min > max)
+		min = max;
+	n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
+	/* Polled rings only complete I/O when someone enters the kernel. */
+	if (n == 0 && min == 0 && s->o.hipri) {
+		io_uring_get_events(&s->ring);
 		n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
-		if (rc == -ETIME || rc == -EAGAIN)
-			break;
+	}
+	if (n < min && timeout_ns) {
+		int rc = uring_wait(s, min, timeout_ns);
+
+		if (rc < 0)
+			return rc;
+		n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
 	}
 	for (unsigned i = 0; i < n; i++) {
 		struct io_uring_cqe *cqe = s->cqes[i];

@@ -389,6 +389,9 @@ static void test_json(void **state)
 	assert_string_equal(json_object_get_string(get(g, "job options/bs")), "4k");
 	assert_string_equal(json_object_get_string(get(g, "job options/runtime")), "2s");
 	assert_int_equal(get_int(g, "iorig/nr_jobs"), 2);
+	assert_false(json_object_object_get_ex(get(g, "job options"), "percentile_list", NULL));
+	assert_string_equal(json_object_get_string(get(s, "job options/percentile_list")),
+			    "50:99:99.9999");
 
 	assert_int_equal(get_int(s, "error"), 5);
 	assert_string_equal(json_object_get_string(get(s, "desc")), "my desc");
@@ -411,6 +414,40 @@ static void test_json(void **state)
 	assert_true(fabs(get_dbl(s, "latency_ns/500") - 99.9004) < 0.001);
 	assert_true(fabs(get_dbl(s, "latency_ms/4") - 0.0996) < 0.001);
 	json_object_put(root);
+}
+
+/* A job that failed before it had statistics still gets a complete report. */
+static void test_no_stats(void **state)
+{
+	struct job_result one = { .job = &jobs[1], .job_id = 7, .st = NULL, .error = 2 };
+	struct run_result r1 = { .res = &one, .n = 1, .start_unix_ms = 1700000000000LL };
+	struct report_model m;
+	json_object *root;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(report_model_build(&r1, &m), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_normal(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "solo: (groupid=1, jobs=1): err= 2 (No such file or directory): pid="));
+	expect_line(buf, "  IO depths    : 1=0.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=0.0%, >=64=0.0%");
+	assert_non_null(strstr(buf, "\n\nRun status group 1 (all jobs):\n"));
+	assert_null(strstr(buf, "READ:"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(report_json(f, &m), 0);
+	fclose(f);
+	root = json_tokener_parse(buf);
+	assert_non_null(root);
+	assert_int_equal(get_int(json_object_array_get_idx(get(root, "jobs"), 0), "error"), 2);
+	assert_int_equal(get_int(json_object_array_get_idx(get(root, "jobs"), 0), "read/clat_ns/N"), 0);
+	json_object_put(root);
+	free(buf);
+	report_model_free(&m);
 }
 
 /* Every key of `theirs` (recursively for objects) is in `ours`. */
@@ -492,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_normal),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_no_stats),
 		cmocka_unit_test(test_json_keys_match_fio),
 	};
 
