@@ -392,7 +392,8 @@ static const struct core_opt core_opts[] = {
 	  OFF(iodepth_batch_complete_min), "1", 0, 65536,
 	  "fewest completions to wait for in one reap (0: poll)" },
 	{ "iodepth_batch_complete_max", NULL, CK_U32, OFF(iodepth_batch_complete_max), "0",
-	  0, 65536, "most completions taken in one reap (0: iodepth)" },
+	  0, 65536, "most completions taken in one reap (0: iodepth_batch_complete_min, "
+	  "at least 1), as fio" },
 	{ "numjobs", NULL, CK_U32, OFF(numjobs), "1", 1, 4096,
 	  "instances of the job run in parallel, one thread each" },
 	{ "runtime", "timeout", CK_DUR, OFF(runtime_ns), "0", 0, 0,
@@ -427,6 +428,20 @@ static const struct core_opt core_opts[] = {
 	  "CPUs the job's threads may run on, like 0-3,6" },
 	{ "unlink", NULL, CK_BOOL, OFF(unlink), "0", 0, 0,
 	  "delete the job's files when it is done" },
+	{ "allow_mounted_write", NULL, CK_BOOL, OFF(allow_mounted_write), "0", 0, 0,
+	  "write to a block device even when it is mounted or holds data (as fio)" },
+	{ "overwrite_device", NULL, CK_BOOL, OFF(overwrite_device), "0", 0, 0,
+	  "write to a block device that holds a filesystem or partition table signature" },
+	{ "write_bw_log", NULL, CK_STR, OFF(bw_log), NULL, 0, 0,
+	  "write PREFIX_bw.N.log (KiB/s); empty: the job name is the prefix" },
+	{ "write_iops_log", NULL, CK_STR, OFF(iops_log), NULL, 0, 0,
+	  "write PREFIX_iops.N.log; empty: the job name is the prefix" },
+	{ "write_lat_log", NULL, CK_STR, OFF(lat_log), NULL, 0, 0,
+	  "write PREFIX_{lat,clat,slat}.N.log (ns); empty: the job name is the prefix" },
+	{ "log_avg_msec", NULL, CK_U32, OFF(log_avg_msec), "0", 0, 3600000,
+	  "average log values over windows of this many ms (0: one row per I/O)" },
+	{ "log_offset", NULL, CK_BOOL, OFF(log_offset), "0", 0, 0,
+	  "add each I/O's offset to per-I/O log rows" },
 	{ "percentile_list", NULL, CK_PCTS, OFF(percentiles), DEFAULT_PCTS, 0, 0,
 	  "completion latency percentiles to report, ':'-separated" },
 };
@@ -584,8 +599,9 @@ static int core_bind(struct bind_ctx *c, const struct core_opt *opt, const char 
 	case CK_STR: {
 		char *old, *s;
 
-		/* Only a description may be empty: "" is never a name or a path. */
-		if (is_blank(val) && opt->offset != OFF(description))
+		/* Only a description or a log prefix (then the job name) may be empty. */
+		if (is_blank(val) && opt->offset != OFF(description) && opt->offset != OFF(bw_log) &&
+		    opt->offset != OFF(iops_log) && opt->offset != OFF(lat_log))
 			return reason(err, errlen, opt->name, NULL, NULL, "any non-empty text");
 		s = strdup(val);
 		if (!s) {
@@ -813,7 +829,11 @@ static int finish_job(const struct cfg_doc *doc, const struct cfg_section *sec,
 	/* As fio: batches never exceed the queue; 0 means "the whole queue". */
 	if (!o->iodepth_batch_submit || o->iodepth_batch_submit > o->iodepth)
 		o->iodepth_batch_submit = o->iodepth;
-	if (!o->iodepth_batch_complete_max || o->iodepth_batch_complete_max > o->iodepth)
+	/* fio reaps one batch of at most complete_min unless told otherwise:
+	 * taking everything that is ready drains the queue in bursts. */
+	if (!o->iodepth_batch_complete_max)
+		o->iodepth_batch_complete_max = o->iodepth_batch_complete_min ? o->iodepth_batch_complete_min : 1;
+	if (o->iodepth_batch_complete_max > o->iodepth)
 		o->iodepth_batch_complete_max = o->iodepth;
 	if (o->iodepth_batch_complete_min > o->iodepth_batch_complete_max) {
 		where_of(doc, sec, "iodepth_batch_complete_min", o->name, &w);
@@ -1129,6 +1149,9 @@ void job_opts_free(struct job_opts *o)
 	free(o->ioengine);
 	free(o->filename);
 	free(o->directory);
+	free(o->bw_log);
+	free(o->iops_log);
+	free(o->lat_log);
 	for (uint32_t i = 0; i < o->n_owned; i++)
 		free(o->owned[i]);
 	free(o->owned);

@@ -192,7 +192,13 @@ static int reap(struct worker *w, unsigned min)
 	int n, rc = 0;
 
 	do {
-		n = eng_reap(e, w->engine_state, min, w->inflight, REAP_WAIT_NS, w->done);
+		unsigned max = w->job->o.iodepth_batch_complete_max;
+
+		if (max > w->inflight)
+			max = w->inflight;
+		if (max < min)
+			max = min;
+		n = eng_reap(e, w->engine_state, min, max, REAP_WAIT_NS, w->done);
 		if (n < 0) {
 			if (n == -EINTR || n == -EAGAIN)
 				continue;

@@ -36,11 +36,11 @@ struct uring_opts {
 
 static const struct iorig_option uring_options[] = {
 	{ "fixedbufs", IORIG_OPT_BOOL, offsetof(struct uring_opts, fixedbufs), "0", 0, 0, NULL,
-	  "register the I/O buffers with the kernel once (READ/WRITE_FIXED): no per-I/O page pinning" },
+	  "register the I/O buffers once (READ/WRITE_FIXED): no page pinning per I/O" },
 	{ "registerfiles", IORIG_OPT_BOOL, offsetof(struct uring_opts, registerfiles), "0", 0, 0,
 	  NULL, "register the files with the ring: no per-I/O file reference counting" },
 	{ "sqthread_poll", IORIG_OPT_BOOL, offsetof(struct uring_opts, sqthread_poll), "0", 0, 0,
-	  NULL, "a kernel thread polls the submission ring (IORING_SETUP_SQPOLL): no submit syscalls" },
+	  NULL, "a kernel thread polls the submission ring (SQPOLL): no submit syscalls" },
 	{ "sqthread_poll_cpu", IORIG_OPT_INT, offsetof(struct uring_opts, sqthread_poll_cpu), "-1",
 	  -1, 4095, NULL, "pin the sqthread_poll kernel thread to this CPU (-1: no pinning)" },
 	{ "hipri", IORIG_OPT_BOOL, offsetof(struct uring_opts, hipri), "0", 0, 0, NULL,
@@ -48,7 +48,7 @@ static const struct iorig_option uring_options[] = {
 	{ "nonvectored", IORIG_OPT_BOOL, offsetof(struct uring_opts, nonvectored), "0", 0, 0, NULL,
 	  "use READ/WRITE instead of READV/WRITEV (no iovec)" },
 	{ "force_async", IORIG_OPT_INT, offsetof(struct uring_opts, force_async), "0", 0, 1 << 30,
-	  NULL, "every Nth I/O goes straight to the kernel's async workers (IOSQE_ASYNC); 0: never" },
+	  NULL, "every Nth I/O goes straight to the kernel's workers (IOSQE_ASYNC); 0: never" },
 	IORIG_OPTION_END
 };
 
@@ -94,7 +94,8 @@ static void uring_explain(struct uring_state *s, const struct iorig_io *io, int 
 			ddir_name(io->ddir), (unsigned long long)io->len,
 			(unsigned long long)io->offset, f->path, strerror(EINVAL));
 	else
-		s->host->set_error(s->job, err, "io_uring: %s of %llu bytes at offset %llu of %s failed: %s",
+		s->host->set_error(s->job, err,
+			"io_uring: %s of %llu bytes at offset %llu of %s failed: %s",
 			ddir_name(io->ddir), (unsigned long long)io->len,
 			(unsigned long long)io->offset, f->path, strerror(-err));
 }
@@ -116,16 +117,17 @@ static int uring_check_opts(const struct iorig_job_info *job, struct uring_state
 {
 	if (s->o.sqthread_poll_cpu >= 0 && !s->o.sqthread_poll) {
 		s->host->set_error(s->job, -EINVAL,
-			"io_uring: sqthread_poll_cpu=%lld pins the submission polling thread, which only "
-			"exists with sqthread_poll=1; set sqthread_poll=1 or drop sqthread_poll_cpu",
+			"io_uring: sqthread_poll_cpu=%lld pins the submission polling thread, "
+			"which only exists with sqthread_poll=1; set sqthread_poll=1 or drop "
+			"sqthread_poll_cpu",
 			(long long)s->o.sqthread_poll_cpu);
 		return -EINVAL;
 	}
 	if (s->o.hipri && !(job->flags & IORIG_JOB_DIRECT)) {
 		s->host->set_error(s->job, -EINVAL,
-			"io_uring: hipri=1 asks for polled completions (IORING_SETUP_IOPOLL), which the "
-			"kernel only does for direct I/O: hipri needs O_DIRECT on a device with "
-			"poll queues; set direct=1 or hipri=0");
+			"io_uring: hipri=1 asks for polled completions (IORING_SETUP_IOPOLL), "
+			"which the kernel only does for direct I/O: hipri needs O_DIRECT on a "
+			"device with poll queues; set direct=1 or hipri=0");
 		return -EINVAL;
 	}
 	return 0;
@@ -135,21 +137,21 @@ static int uring_setup_error(struct uring_state *s, int rc, unsigned depth)
 {
 	if (rc == -EPERM)
 		s->host->set_error(s->job, rc,
-			"io_uring: io_uring_setup failed (EPERM): io_uring is disabled for this user "
-			"(sysctl kernel.io_uring_disabled, or a seccomp/container policy); "
-			"use ioengine=libaio or psync");
+			"io_uring: io_uring_setup failed (EPERM): io_uring is disabled for "
+			"this user (sysctl kernel.io_uring_disabled, or a seccomp/container "
+			"policy); use ioengine=libaio or psync");
 	else if (rc == -ENOSYS)
 		s->host->set_error(s->job, rc,
-			"io_uring: io_uring_setup failed (ENOSYS): this kernel has no io_uring (needs 5.1+); "
-			"use ioengine=libaio or psync");
+			"io_uring: io_uring_setup failed (ENOSYS): this kernel has no "
+			"io_uring (needs 5.1+); use ioengine=libaio or psync");
 	else if (rc == -ENOMEM)
 		s->host->set_error(s->job, rc,
-			"io_uring: io_uring_setup(%u) failed (ENOMEM): the ring needs locked memory; raise "
-			"ulimit -l or lower iodepth", depth);
+			"io_uring: io_uring_setup(%u) failed (ENOMEM): the ring needs locked "
+			"memory; raise ulimit -l or lower iodepth", depth);
 	else if (rc == -EINVAL && s->o.sqthread_poll_cpu >= 0)
 		s->host->set_error(s->job, rc,
-			"io_uring: io_uring_setup failed (EINVAL): sqthread_poll_cpu=%lld is not an online "
-			"CPU this job may use", (long long)s->o.sqthread_poll_cpu);
+			"io_uring: io_uring_setup failed (EINVAL): sqthread_poll_cpu=%lld is "
+			"not an online CPU this job may use", (long long)s->o.sqthread_poll_cpu);
 	else
 		s->host->set_error(s->job, rc, "io_uring: io_uring_setup(%u) failed: %s", depth,
 			strerror(-rc));
@@ -185,7 +187,8 @@ static int uring_register_bufs(const struct iorig_job_info *job, struct uring_st
 		if (io->index >= job->nr_ios) {
 			free(iov);
 			s->host->set_error(s->job, -EINVAL,
-				"io_uring: fixedbufs: I/O unit %u has index %u, expected < %u (core bug)",
+				"io_uring: fixedbufs: I/O unit %u has index %u, expected < %u "
+				"(core bug)",
 				i, io->index, job->nr_ios);
 			return -EINVAL;
 		}
@@ -196,11 +199,13 @@ static int uring_register_bufs(const struct iorig_job_info *job, struct uring_st
 	free(iov);
 	if (rc == -ENOMEM)
 		s->host->set_error(s->job, rc,
-			"io_uring: fixedbufs: registering %u buffers of %llu bytes failed (ENOMEM): raise the "
-			"locked-memory limit (ulimit -l), lower iodepth or bs, or set fixedbufs=0",
+			"io_uring: fixedbufs: registering %u buffers of %llu bytes failed "
+			"(ENOMEM): raise the locked-memory limit (ulimit -l), lower iodepth or "
+			"bs, or set fixedbufs=0",
 			job->nr_ios, (unsigned long long)job->max_bs);
 	else if (rc < 0)
-		s->host->set_error(s->job, rc, "io_uring: fixedbufs: registering %u buffers failed: %s",
+		s->host->set_error(s->job, rc,
+			"io_uring: fixedbufs: registering %u buffers failed: %s; set fixedbufs=0",
 			job->nr_ios, strerror(-rc));
 	return rc;
 }
@@ -222,7 +227,8 @@ static int uring_register_files(const struct iorig_job_info *job, struct uring_s
 	}
 	if (rc < 0)
 		s->host->set_error(s->job, rc,
-			"io_uring: registerfiles: registering %u files failed: %s; set registerfiles=0",
+			"io_uring: registerfiles: registering %u files failed: %s; "
+			"set registerfiles=0",
 			job->nr_files, strerror(-rc));
 	return rc;
 }
@@ -294,8 +300,9 @@ static int uring_open_file(void *state, struct iorig_file *f)
 		if (err == EINVAL && (f->open_flags & O_DIRECT))
 			s->host->set_error(s->job, -err,
 				"io_uring: cannot open %s with O_DIRECT (direct=1): the filesystem "
-				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support O_DIRECT; use "
-				"direct=0 or put the file on a filesystem that does (ext4, xfs)",
+				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support "
+				"O_DIRECT; use direct=0 or put the file on a filesystem that does "
+				"(ext4, xfs)",
 				f->path);
 		else
 			s->host->set_error(s->job, -err, "io_uring: cannot open %s: %s",
@@ -422,8 +429,8 @@ static int uring_wait(struct uring_state *s, unsigned min, uint64_t timeout_ns)
 		uint64_t now;
 
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN) {
-			s->host->set_error(s->job, rc, "io_uring: waiting for completions failed: %s",
-				strerror(-rc));
+			s->host->set_error(s->job, rc,
+				"io_uring: waiting for completions failed: %s", strerror(-rc));
 			return rc;
 		}
 		if (io_uring_cq_ready(&s->ring) >= min)
@@ -447,6 +454,17 @@ static int uring_reap(void *state, unsigned min, unsigned max, uint64_t timeout_
 		max = s->cq_entries;
 	if (min > max)
 		min = max;
+	/*
+	 * SQEs a failed submit (EAGAIN, EBUSY) left in the SQ ring are not sent
+	 * by the wait below: send them first, or we could wait for I/O that the
+	 * kernel never saw.  With sqthread_poll the kernel thread takes them.
+	 */
+	if (!s->o.sqthread_poll && io_uring_sq_ready(&s->ring)) {
+		int rc = uring_commit(s);
+
+		if (rc < 0)
+			return rc;
+	}
 	n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
 	/* Polled rings only complete I/O when someone enters the kernel. */
 	if (n == 0 && min == 0 && s->o.hipri) {

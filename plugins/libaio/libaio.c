@@ -82,7 +82,8 @@ static void aio_explain(struct aio_state *s, const struct iorig_io *io, int err)
 			ddir_name(io->ddir), (unsigned long long)io->len,
 			(unsigned long long)io->offset, f->path, strerror(EINVAL));
 	else
-		s->host->set_error(s->job, err, "libaio: %s of %llu bytes at offset %llu of %s failed: %s",
+		s->host->set_error(s->job, err,
+			"libaio: %s of %llu bytes at offset %llu of %s failed: %s",
 			ddir_name(io->ddir), (unsigned long long)io->len,
 			(unsigned long long)io->offset, f->path, strerror(-err));
 }
@@ -146,9 +147,10 @@ static int aio_init(const struct iorig_job_info *job, const void *opts, void **s
 			s->ring = r;
 		else
 			s->host->log(s->job, IORIG_LOG_WARN,
-				"libaio: userspace_reap=1: unknown AIO ring layout, reaping with io_getevents");
+				"libaio: userspace_reap=1: unknown AIO ring layout, "
+				"reaping with io_getevents");
 	}
-	if (!(job->flags & IORIG_JOB_DIRECT) && (job->flags & (IORIG_JOB_READS | IORIG_JOB_WRITES)))
+	if (!(job->flags & IORIG_JOB_DIRECT) && depth > 1)
 		s->host->log(s->job, IORIG_LOG_WARN,
 			"libaio: without direct=1: the kernel does buffered I/O synchronously "
 			"inside io_submit, so iodepth=%u will not keep I/O in flight; "
@@ -168,8 +170,9 @@ static int aio_open_file(void *state, struct iorig_file *f)
 		if (err == EINVAL && (f->open_flags & O_DIRECT))
 			s->host->set_error(s->job, -err,
 				"libaio: cannot open %s with O_DIRECT (direct=1): the filesystem "
-				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support O_DIRECT; use "
-				"direct=0 or put the file on a filesystem that does (ext4, xfs)",
+				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support "
+				"O_DIRECT; use direct=0 or put the file on a filesystem that does "
+				"(ext4, xfs)",
 				f->path);
 		else
 			s->host->set_error(s->job, -err, "libaio: cannot open %s: %s",
@@ -295,6 +298,16 @@ static int aio_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns
 		max = s->depth;
 	if (min > max)
 		min = max;
+	/*
+	 * iocbs a full context (EAGAIN) left pending would never complete if
+	 * we waited without submitting them: try again now that the core reaps.
+	 */
+	if (s->n_pending) {
+		int rc = aio_commit(s);
+
+		if (rc < 0)
+			return rc;
+	}
 	/* I/O io_submit refused completes first: it never reached the kernel. */
 	while (s->n_failed && n < max) {
 		done[n++] = s->failed[--s->n_failed];
@@ -320,7 +333,8 @@ static int aio_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0) {
-			s->host->set_error(s->job, rc, "libaio: io_getevents failed: %s", strerror(-rc));
+			s->host->set_error(s->job, rc, "libaio: io_getevents failed: %s",
+				strerror(-rc));
 			return rc;
 		}
 		for (int i = 0; i < rc; i++)
@@ -387,7 +401,7 @@ static const struct iorig_engine aio_engine = {
 	IORIG_ENGINE_HEADER,
 	.name = "libaio",
 	.version = "1.0",
-	.description = "Linux native asynchronous I/O (io_submit/io_getevents); async with direct=1",
+	.description = "Linux native AIO (io_submit/io_getevents); async only with direct=1",
 	.caps = IORIG_CAP_ASYNC | IORIG_CAP_DIRECT | IORIG_CAP_FSYNC | IORIG_CAP_BLOCKDEV,
 	.options = aio_options,
 	.options_size = sizeof(struct aio_opts),

@@ -51,8 +51,9 @@ static int mm_init(const struct iorig_job_info *job, const void *opts, void **st
 	(void)opts;
 	if (job->flags & IORIG_JOB_DIRECT) {
 		job->host->set_error(job->handle, -EINVAL,
-			"mmap: mmap cannot do direct I/O: a mapping always goes through the page cache; "
-			"drop direct=1 (or use ioengine=psync, libaio or io_uring for O_DIRECT)");
+			"mmap: mmap cannot do direct I/O: a mapping always goes through the "
+			"page cache; drop direct=1 (or use ioengine=psync, libaio or io_uring "
+			"for O_DIRECT)");
 		return -EINVAL;
 	}
 	s = calloc(1, sizeof(*s));
@@ -112,7 +113,8 @@ static int mm_open_file(void *state, struct iorig_file *f)
 	int fd, rc;
 
 	if (f->index >= s->nr_files) {
-		s->host->set_error(s->job, -EINVAL, "mmap: %s has file index %u, expected < %u (core bug)",
+		s->host->set_error(s->job, -EINVAL,
+			"mmap: %s has file index %u, expected < %u (core bug)",
 			f->path, f->index, s->nr_files);
 		return -EINVAL;
 	}
@@ -141,8 +143,8 @@ static int mm_open_file(void *state, struct iorig_file *f)
 			rc = -errno;
 			s->host->set_error(s->job, rc,
 				"mmap: cannot map %llu bytes of %s: %s (the filesystem may "
-				"not support shared mappings; use ioengine=psync)", (unsigned long long)len, f->path,
-				strerror(-rc));
+				"not support shared mappings; use ioengine=psync)",
+				(unsigned long long)len, f->path, strerror(-rc));
 			close(fd);
 			return rc;
 		}

@@ -114,8 +114,9 @@ static int sp_open_file(void *state, struct iorig_file *f)
 		if (err == EINVAL && (f->open_flags & O_DIRECT))
 			s->host->set_error(s->job, -err,
 				"splice: cannot open %s with O_DIRECT (direct=1): the filesystem "
-				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support O_DIRECT; use "
-				"direct=0 or put the file on a filesystem that does (ext4, xfs)",
+				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support "
+				"O_DIRECT; use direct=0 or put the file on a filesystem that does "
+				"(ext4, xfs)",
 				f->path);
 		else
 			s->host->set_error(s->job, -err, "splice: cannot open %s: %s",

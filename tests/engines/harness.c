@@ -228,7 +228,8 @@ static int64_t eh_check(struct eh *h, struct iorig_io *io, uint64_t seed)
 		fprintf(stderr, "harness: %s %s of %llu bytes at %llu returned %lld (%s)\n",
 			h->p.engine, io->ddir == IORIG_DDIR_READ ? "read" : "write",
 			(unsigned long long)io->len, (unsigned long long)io->offset,
-			(long long)io->result, io->result < 0 ? strerror((int)-io->result) : "short");
+			(long long)io->result,
+			io->result < 0 ? strerror((int)-io->result) : "short");
 		return io->result < 0 ? io->result : -EIO;
 	}
 	if (io->ddir != IORIG_DDIR_READ)
