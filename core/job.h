@@ -73,7 +73,16 @@ struct job_opts {
 	bool group_reporting;
 	bool create_on_open; /* unused: files are laid out before the run */
 	bool unlink;
+	bool invalidate;     /* drop cached pages of the files before the run */
 	bool allow_mounted_write; /* write to a mounted block device anyway */
+	bool overwrite_device;    /* write over a filesystem/partition-table signature */
+
+	/* fio-style logs (iolog.c): file prefix or NULL; "" means the job name. */
+	char *bw_log;
+	char *iops_log;
+	char *lat_log;
+	uint32_t log_avg_msec;    /* 0: one row per I/O; else averaged windows */
+	bool log_offset;          /* add the offset column to per-I/O rows */
 
 	bool has_cpus;
 	uint64_t cpus_allowed[16]; /* bitmap of up to 1024 CPUs */

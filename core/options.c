@@ -428,6 +428,8 @@ static const struct core_opt core_opts[] = {
 	  "CPUs the job's threads may run on, like 0-3,6" },
 	{ "unlink", NULL, CK_BOOL, OFF(unlink), "0", 0, 0,
 	  "delete the job's files when it is done" },
+	{ "invalidate", NULL, CK_BOOL, OFF(invalidate), "1", 0, 0,
+	  "drop the files' cached pages before the job starts, as fio" },
 	{ "allow_mounted_write", NULL, CK_BOOL, OFF(allow_mounted_write), "0", 0, 0,
 	  "write to a block device even when it is mounted or holds data (as fio)" },
 	{ "overwrite_device", NULL, CK_BOOL, OFF(overwrite_device), "0", 0, 0,

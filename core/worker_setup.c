@@ -190,6 +190,14 @@ static int open_files(struct worker *w)
 		if (rc)
 			return fail_engine(w, rc, "open", f->path);
 		w->nr_opened = i + 1;
+		/* As fio: start from a cold cache, so the first pass measures
+		 * the storage and not what the layout step left in memory. */
+		if (o->invalidate) {
+			rc = eng_invalidate(e, w->engine_state, f);
+			if (rc && rc != -ENOTSUP && rc != -EINVAL)
+				log_warn("job '%s': could not drop cached pages of %s: %s", o->name,
+					 f->path, strerror(-rc));
+		}
 		c->start = o->offset;
 		c->len = f->size;
 		c->nblocks = c->len / w->unit;

@@ -74,7 +74,7 @@ cases | while IFS='|' read -r name eng rw bs depth file direct size; do
   cat >"$TMP/job.cfg" <<CFG
 jobs = ( { name = "b"; ioengine = "$eng"; rw = "$rw"; bs = "$bs"; iodepth = $depth;
            size = "$size"; $cfgfile direct = $dirv; runtime = "${RUNTIME}s";
-           time_based = true; norandommap = true; } );
+           time_based = true; norandommap = true; invalidate = false; } );
 CFG
   "$IORIG" --output-format=json "$TMP/job.cfg" >"$TMP/iorig.json" 2>"$TMP/iorig.err" \
       || { echo "$name: iorig failed: $(tail -1 "$TMP/iorig.err")"; continue; }

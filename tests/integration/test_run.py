@@ -343,9 +343,14 @@ def t_mounted_device(tmp):
         check(doc["jobs"][0]["read"]["io_bytes"] == 1 << 20, "read of a mounted device failed")
         subprocess.run(["umount", mnt], check=True)
         mounted = False
-        # unmounted: the write goes through, and reaches the device
+        # unmounted, the filesystem signature still guards it ...
         cfg = write_cfg(tmp, f'jobs = ( {{ name = "w"; ioengine = "psync"; rw = "write"; size = "1m"; '
-                             f'filename = "{dev}"; direct = true; }} );', "w.cfg")
+                             f'filename = "{dev}"; }} );')
+        p = run([cfg])
+        check(p.returncode == 2 and "signature" in p.stderr, f"unmounted ext4: {p.stderr}")
+        # ... until the job says it means it: the write goes through
+        cfg = write_cfg(tmp, f'jobs = ( {{ name = "w"; ioengine = "psync"; rw = "write"; size = "1m"; '
+                             f'filename = "{dev}"; direct = true; overwrite_device = true; }} );', "w.cfg")
         doc, _ = run_json(cfg)
         check(doc["jobs"][0]["write"]["io_bytes"] == 1 << 20, "write to an unmounted device")
     finally:

@@ -830,7 +830,7 @@ static void test_print_table(void **state)
 		}
 		rows++;
 	}
-	assert_int_equal(rows, 37);
+	assert_true(rows >= 38); /* the core table only grows */
 	free(buf);
 
 	buf = NULL;
