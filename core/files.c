@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "blkid_safety.h"
 #include "offsets.h"
 
 static int add_path(struct job_files *f, const char *dir, const char *name, size_t namelen)
@@ -313,22 +314,9 @@ int job_files_layout(const struct job *j, const struct job_files *f, char *err, 
 		int fd, rc = 0;
 
 		if (f->is_blockdev[i]) {
-			char what[512] = "";
-			if (!writes || o->allow_mounted_write)
-				continue;
-			rc = blockdev_in_use(p, what, sizeof(what));
-			if (rc > 0) {
-				snprintf(err, errlen,
-					 "job '%s': refusing to write to %s: it is %s; writing would destroy "
-					 "its data. Unmount it, or set allow_mounted_write=1 if you mean it",
-					 o->name, p, what);
-				return -EBUSY;
-			}
-			if (rc < 0) {
-				snprintf(err, errlen, "job '%s': cannot check whether %s is in use: %s",
-					 o->name, p, strerror(-rc));
+			/* Mounted, stacked on, or holding a filesystem: see blkid_safety.c. */
+			if (writes && (rc = blockdev_write_check(o, p, err, errlen)))
 				return rc;
-			}
 			continue;
 		}
 		if (!f->sizes[i]) {

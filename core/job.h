@@ -9,6 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "buffill.h"     /* buffer contents */
+#include "distrib.h"     /* bssplit, random_distribution, ... */
+#include "rate.h"        /* rate limits, thinktime */
+#include "verify_defs.h" /* verify options */
+
 #define DDIR_READ 0
 #define DDIR_WRITE 1
 #define DDIR_TRIM 2
@@ -89,6 +94,11 @@ struct job_opts {
 
 	uint32_t n_percentiles;
 	double percentiles[MAX_PERCENTILES];
+
+	struct verify_opts verify; /* verify, do_verify, verify_* (verify.h) */
+	struct rate_opts rate;     /* rate*, thinktime* (rate.h) */
+	struct shape_opts shape;   /* bssplit, random_distribution, ... (distrib.h) */
+	struct buffill_opts buf;   /* zero/refill_buffers, compress, dedupe (buffill.h) */
 
 	/* Engine options: a struct of the engine's options_size, filled
 	 * from its option table. */

@@ -1,7 +1,8 @@
 /*
- * iorig: read the command line and the job file, run the jobs, write the
- * report.  Exit codes: 0 ok, 1 I/O or verify failure, 2 usage or job-file
- * error, 128+N when stopped by signal N (after printing the report so far).
+ * iorig: read the command line and the jobs (a libconfig or fio job file,
+ * or fio options: job_source.c), run them, write the report.  Exit codes:
+ * 0 ok, 1 I/O or verify failure, 2 usage or job-file error, 128+N when
+ * stopped by signal N (after printing the report so far).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,10 +10,16 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "check_engine.h"
 #include "cmdline.h"
+#include "convert.h"
 #include "engine.h"
 #include "engines_cmd.h"
+#include "fio_compat.h"
+#include "job_dump.h"
+#include "job_source.h"
 #include "log.h"
+#include "monitor.h"
 #include "options.h"
 #include "report.h"
 #include "scheduler.h"
@@ -20,19 +27,58 @@
 #define EXIT_IOFAIL 1
 #define EXIT_USAGE 2
 
-static int load_jobs(const struct cli *c, const struct engine_path *path, struct job_list *jobs)
+/*
+ * Read the jobs (job file and/or fio options) and build them.  Notes about
+ * fio options with no effect go to stderr, one line each.
+ */
+static int load_jobs(struct cli *c, const struct engine_path *path, struct job_source *js,
+		     struct job_list *jobs)
 {
-	struct cfg_doc doc;
 	char err[2048];
 	int rc;
 
-	memset(&doc, 0, sizeof(doc));
-	rc = cfg_read_libconfig(c->jobfile, &doc, err, sizeof(err));
-	if (!rc)
-		rc = options_build_jobs(&doc, path, jobs, err, sizeof(err));
-	cfg_doc_free(&doc);
+	rc = job_source_load(c, path, js, err, sizeof(err));
+	if (!rc) {
+		c->jobfile = js->jobfile;
+		for (size_t i = 0; i < js->notes.n; i++)
+			log_info("note: %s", js->notes.lines[i]);
+		rc = job_source_build(js, path, jobs, err, sizeof(err));
+	}
 	if (rc)
 		log_err("%s", err);
+	return rc;
+}
+
+static int convert_jobs(const struct job_source *js, const struct job_list *jobs)
+{
+	char err[1024];
+	int rc = convert_write(stdout, js, jobs, err, sizeof(err));
+
+	if (rc == -EIO)
+		snprintf(err, sizeof(err), "cannot write the converted job file: %s",
+			 strerror(errno));
+	if (!rc && fflush(stdout))
+		rc = -errno;
+	if (rc)
+		log_err("%s", err);
+	return rc;
+}
+
+static int write_html(const char *path, const struct report_model *m)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f) {
+		rc = -errno;
+		log_err("--report-html: cannot create %s: %s", path, strerror(errno));
+		return rc;
+	}
+	rc = report_html(f, m);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		log_err("--report-html: writing %s failed: %s", path, strerror(-rc));
 	return rc;
 }
 
@@ -57,19 +103,26 @@ static int write_reports(const struct cli *c, const struct run_result *r)
 		rc = report_normal(out, &m);
 	if (!rc && (c->formats & OUT_JSON))
 		rc = report_json(out, &m);
+	if (!rc && (c->formats & OUT_TERSE))
+		rc = report_terse(out, &m);
 	if (fflush(out) && !rc)
 		rc = -errno;
 	if (out != stdout)
 		fclose(out);
+	if (!rc && c->report_html)
+		rc = write_html(c->report_html, &m);
 	report_model_free(&m);
 	return rc;
 }
 
 static int run_jobs(const struct cli *c, const struct job_list *jobs)
 {
+	struct monitor_opts mo = { c->status_interval_ns, c->status_file, (enum eta_mode)c->eta };
 	struct run_result r;
 	int rc, status = 0;
 
+	if (monitor_configure(&mo))
+		return EXIT_USAGE;
 	scheduler_install_signals();
 	rc = scheduler_run(jobs, &r);
 	if (rc)
@@ -95,6 +148,7 @@ int main(int argc, char **argv)
 {
 	struct cli c;
 	struct engine_path path;
+	struct job_source js = { 0 };
 	struct job_list jobs = { 0 };
 	char err[1024];
 	int status = 0;
@@ -122,24 +176,35 @@ int main(int argc, char **argv)
 	}
 	switch (c.cmd) {
 	case CLI_ENGINES:
-		if (c.engine)
+		if (c.check_engine)
+			status = check_engine_cmd(stdout, &path, c.engine); /* 0, 1 or 2 */
+		else if (c.engine)
 			status = engines_cmd_show(stdout, &path, c.engine) ? EXIT_USAGE : 0;
 		else
 			status = engines_cmd_list(stdout, &path) == -ENOENT ? EXIT_USAGE : 0;
 		break;
 	case CLI_VALIDATE:
-		status = load_jobs(&c, &path, &jobs) ? EXIT_USAGE : 0;
+		status = load_jobs(&c, &path, &js, &jobs) ? EXIT_USAGE : 0;
+		if (!status && c.show_jobs)
+			job_dump(stdout, &jobs);
 		if (!status)
-			printf("%s: %u job(s), OK\n", c.jobfile, jobs.n);
+			printf("%s: %u job(s), OK\n", js.doc.file, jobs.n);
+		break;
+	case CLI_CONVERT:
+		status = load_jobs(&c, &path, &js, &jobs) ? EXIT_USAGE : 0;
+		if (!status && convert_jobs(&js, &jobs))
+			status = EXIT_IOFAIL;
 		break;
 	default:
-		if (load_jobs(&c, &path, &jobs))
+		if (load_jobs(&c, &path, &js, &jobs))
 			status = EXIT_USAGE;
 		else
 			status = run_jobs(&c, &jobs);
 		break;
 	}
 	job_list_free(&jobs);
+	job_source_free(&js);
+	fio_compat_cache_free();
 	engine_cache_free();
 	engine_path_free(&path);
 	cli_free(&c);

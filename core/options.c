@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "options_ext.h"
 #include "parse.h"
 
 /* ---- reasons and accepted values ---------------------------------------- */
@@ -329,6 +330,8 @@ enum core_kind {
 	CK_PCTS,     /* percentiles[] */
 	CK_CPUS,     /* cpus_allowed bitmap */
 	CK_SEED,     /* randseed, any uint64 */
+	CK_ENUM,     /* uint32_t index into options_ext_find(name)->values */
+	CK_FN,       /* parsed by options_ext_find(name)->parse (options_ext.h) */
 };
 
 struct core_opt {
@@ -446,6 +449,7 @@ static const struct core_opt core_opts[] = {
 	  "add each I/O's offset to per-I/O log rows" },
 	{ "percentile_list", NULL, CK_PCTS, OFF(percentiles), DEFAULT_PCTS, 0, 0,
 	  "completion latency percentiles to report, ':'-separated" },
+#include "options_ext.inc"
 };
 
 #define N_CORE_OPTS (sizeof(core_opts) / sizeof(core_opts[0]))
@@ -686,6 +690,14 @@ static int core_bind(struct bind_ctx *c, const struct core_opt *opt, const char 
 				      "does not fit in 64 bits" : "is not an integer", acc);
 		c->o->randseed_set = true;
 		return 0;
+	case CK_ENUM:
+		rc = parse_scalar(opt->name, IORIG_OPT_ENUM, 0, 0, options_ext_find(opt->name)->values,
+				  val, &v, err, errlen);
+		if (!rc)
+			set_u32(p, (uint64_t)v.idx);
+		return rc;
+	case CK_FN:
+		return options_ext_find(opt->name)->parse(p, opt->name, val, err, errlen);
 	}
 	return -EINVAL;
 }
@@ -826,6 +838,15 @@ static int finish_job(const struct cfg_doc *doc, const struct cfg_section *sec,
 		if (!c->bsrange_set[d]) {
 			o->bs_min[d] = o->bs[d];
 			o->bs_max[d] = o->bs[d];
+		}
+	}
+	{
+		const char *key = NULL;
+		char why[768];
+
+		if (options_ext_finish(o, e->caps, &key, why, sizeof(why))) {
+			where_of(doc, sec, key, o->name, &w);
+			return fail_at(err, errlen, &w, -EINVAL, "%s", why);
 		}
 	}
 	/* As fio: batches never exceed the queue; 0 means "the whole queue". */
@@ -1037,10 +1058,12 @@ static void core_row(const struct core_opt *t, char cols[N_COLS][512])
 		[CK_SIZE] = "size", [CK_DUR] = "duration", [CK_RW] = "enum",
 		[CK_BS] = "size-list", [CK_BSRANGE] = "range-list", [CK_RWMIXW] = "int",
 		[CK_PCTS] = "pct-list", [CK_CPUS] = "cpu-list", [CK_SEED] = "int",
+		[CK_ENUM] = "enum", [CK_FN] = "spec",
 	};
 
 	snprintf(cols[COL_NAME], 512, "%s", t->name);
-	snprintf(cols[COL_TYPE], 512, "%s", types[t->kind]);
+	snprintf(cols[COL_TYPE], 512, "%s", t->kind == CK_FN ? options_ext_find(t->name)->type_name
+							      : types[t->kind]);
 	snprintf(cols[COL_DEF], 512, "%s", t->def ? t->def : "-");
 	switch (t->kind) {
 	case CK_BOOL:
@@ -1048,6 +1071,12 @@ static void core_row(const struct core_opt *t, char cols[N_COLS][512])
 		break;
 	case CK_RW:
 		join_values(cols[COL_RANGE], 512, rw_accepted, "|");
+		break;
+	case CK_ENUM:
+		join_values(cols[COL_RANGE], 512, options_ext_find(t->name)->values, "|");
+		break;
+	case CK_FN:
+		cols[COL_RANGE][0] = '\0';
 		break;
 	case CK_PCTS:
 		snprintf(cols[COL_RANGE], 512, "0 < p <= 100");

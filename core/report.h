@@ -3,7 +3,8 @@
  * one entry per job instance, or one per group when group_reporting is set
  * (merged exactly: histogram buckets summed), plus a summary per group.
  * report_normal.c writes fio's human layout, report_json.c fio's JSON
- * schema (built with json-c).
+ * schema (built with json-c), report_terse.c fio's terse v3 line,
+ * report_html.c a self-contained page with charts.
  */
 #ifndef IORIG_REPORT_H
 #define IORIG_REPORT_H
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "diskstats.h"
 #include "run.h"
 
 struct report_entry {
@@ -38,6 +40,7 @@ struct report_model {
 	struct report_group *groups;
 	size_t n_groups;
 	const struct run_result *run;
+	const struct disk_set *disks; /* "Disk stats": the run's disks, or NULL */
 };
 
 int report_model_build(const struct run_result *r, struct report_model *m);
@@ -45,5 +48,9 @@ void report_model_free(struct report_model *m);
 
 int report_normal(FILE *f, const struct report_model *m);
 int report_json(FILE *f, const struct report_model *m);
+/* fio's terse (minimal) format, version 3: one ';' line per entry. */
+int report_terse(FILE *f, const struct report_model *m);
+/* One self-contained HTML page: settings, summary, SVG charts. */
+int report_html(FILE *f, const struct report_model *m);
 
 #endif

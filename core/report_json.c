@@ -11,8 +11,8 @@
  *    job-file syntax, e.g. "4k", "10s"), not the text as written; engine
  *    options are not listed; "global options" is empty because the parsed
  *    jobs no longer say which values came from the global section;
- *  - no "sync" object (fsync latency is not measured), "disk_util" is an
- *    empty list (disk utilisation is not sampled yet), "eta" is 0;
+ *  - no "sync" object (fsync latency is not measured), "eta" is 0;
+ *  - "disk_util" has no "aggr_*" figures for device-mapper devices;
  *  - iorig-only figures live under "iorig", top level and per job.
  */
 #include "report.h"
@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 
 #include "report_fmt.h"
+#include "verify_report.h"
 
 struct jctx {
 	bool oom; /* any allocation failed: the document is incomplete */
@@ -108,6 +109,12 @@ static json_object *dir_obj(struct jctx *c, const struct report_model *m,
 	put(c, o, "slat_ns", lat_obj(c, &ds->slat, e, false));
 	put(c, o, "clat_ns", lat_obj(c, &ds->clat, e, true));
 	put(c, o, "lat_ns", lat_obj(c, &ds->lat, e, false));
+	if (ds->ilat.rs.n) { /* iorig only: latency from the intended issue time */
+		json_object *x = json_object_new_object();
+
+		put(c, x, "lat_intended_ns", lat_obj(c, &ds->ilat, e, true));
+		put(c, o, "iorig", x);
+	}
 	/* Sample figures in KiB/s; "bw_agg" is the share of the group's bandwidth. */
 	put(c, o, "bw_min", jint(bw->n ? bw->min / 1024 : 0));
 	put(c, o, "bw_max", jint(bw->n ? bw->max / 1024 : 0));
@@ -326,6 +333,8 @@ static json_object *job_obj(struct jctx *c, const struct report_model *m,
 	if (jo->description && jo->description[0])
 		put_str(c, o, "desc", jo->description);
 	put(c, o, "iorig", iorig_job_obj(c, m, e));
+	if (jo->verify.type) /* iorig only: bad blocks per kind (verify_report.h) */
+		put(c, o, "verify", verify_json(&st->verify, verify_type_names[jo->verify.type]));
 	return o;
 }
 
@@ -355,7 +364,7 @@ int report_json(FILE *f, const struct report_model *m)
 		}
 	}
 	put(&c, root, "jobs", jobs);
-	put(&c, root, "disk_util", json_object_new_array());
+	put(&c, root, "disk_util", m->disks ? diskstats_json(m->disks) : json_object_new_array());
 	put(&c, iorig, "interrupted", json_object_new_boolean(m->run->interrupted));
 	put(&c, iorig, "elapsed_ns", jint(m->run->elapsed_ns));
 	put(&c, root, "iorig", iorig);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor.h"
 #include "report_fmt.h"
 
 static struct job_stats *stats_alloc(void)
@@ -141,6 +142,7 @@ int report_model_build(const struct run_result *r, struct report_model *m)
 
 	memset(m, 0, sizeof(*m));
 	m->run = r;
+	m->disks = monitor_disks();
 	m->entries = calloc(cap, sizeof(*m->entries));
 	m->groups = calloc(cap, sizeof(*m->groups));
 	if (!m->entries || !m->groups)

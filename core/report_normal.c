@@ -5,8 +5,9 @@
  *  - "pid=" is the iorig process id: jobs are threads of one process and a
  *    result does not keep a thread id;
  *  - the date is when the run ended (start + elapsed), not when printed;
- *  - no "; 0 zone resets" after write lines (zones are not tracked), no
- *    "Disk stats" section (disk utilisation is not sampled yet);
+ *  - no "; 0 zone resets" after write lines (zones are not tracked);
+ *  - "Disk stats" util is the share of the whole run (start to end) the
+ *    device was busy, read from /sys/block/<dev>/stat twice;
  *  - "lat (nsec/usec/msec)" distributions come from the total-latency
  *    histogram, exact to one histogram bucket (< 0.4%).
  */
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "report_fmt.h"
+#include "verify_report.h"
 
 static void print_lat(FILE *f, const char *name, const struct runstat *rs)
 {
@@ -127,6 +129,8 @@ static void print_dir(FILE *f, const struct report_model *m, const struct report
 	print_lat(f, "slat", &ds->slat.rs);
 	print_lat(f, "clat", &ds->clat.rs);
 	print_lat(f, " lat", &ds->lat.rs);
+	/* Under a rate limit: latency from the intended issue time (rate.h). */
+	print_lat(f, "ilat", &ds->ilat.rs);
 	print_percentiles(f, e, &ds->clat.h);
 	print_samples(f, m, e, d);
 }
@@ -194,6 +198,8 @@ static void print_entry(FILE *f, const struct report_model *m, const struct repo
 		if (st->dir[d].ios)
 			print_dir(f, m, e, d);
 	print_latdist(f, st);
+	if (o->verify.type)
+		verify_print_normal(f, &st->verify);
 	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
 		", minf=%" PRIu64 "\n", report_cpu_pct(st->usr_ns, cpu_rt),
 		report_cpu_pct(st->sys_ns, cpu_rt), st->ctx, st->majf, st->minf);
@@ -237,6 +243,8 @@ int report_normal(FILE *f, const struct report_model *m)
 		print_entry(f, m, &m->entries[i]);
 	for (size_t i = 0; i < m->n_groups; i++)
 		print_group(f, &m->groups[i]);
+	if (m->disks)
+		diskstats_print_normal(f, m->disks);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
 }

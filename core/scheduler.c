@@ -19,7 +19,9 @@
 #include "clock.h"
 #include "engine.h"
 #include "files.h"
+#include "iolog.h"
 #include "log.h"
+#include "monitor.h"
 #include "worker.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -86,6 +88,7 @@ struct thread_ctx {
 	pthread_t tid;
 	bool started;
 	bool ready;     /* files resolved and laid out */
+	struct iolog_ring *ring; /* per-I/O log ring (monitor.c), or NULL */
 };
 
 static void sleep_ns(uint64_t ns)
@@ -129,6 +132,7 @@ static void *worker_thread(void *arg)
 	if (t->ready && !rc) {
 		if (w->job->o.startdelay_ns)
 			sleep_ns(w->job->o.startdelay_ns);
+		iolog_tls = t->ring;
 		worker_run(w);
 	}
 	atomic_store_explicit(&w->st->live_done, 1, memory_order_release);
@@ -171,6 +175,7 @@ static uint64_t sampler_tick(struct sampler *s, uint64_t now)
 	for (size_t i = 0; i < s->n; i++) {
 		struct job_stats *st = s->ctx[i].w.st;
 		const struct job_opts *o = &s->ctx[i].w.job->o;
+		uint64_t bw[DDIR_COUNT], iops[DDIR_COUNT];
 		double secs;
 
 		if (!s->ctx[i].started || !atomic_load_explicit(&st->live_measuring, memory_order_acquire) ||
@@ -187,15 +192,17 @@ static uint64_t sampler_tick(struct sampler *s, uint64_t now)
 		for (int d = 0; d < DDIR_COUNT; d++) {
 			uint64_t b = atomic_load_explicit(&st->live_bytes[d], memory_order_relaxed);
 			uint64_t n = atomic_load_explicit(&st->live_ios[d], memory_order_relaxed);
+			bw[d] = iops[d] = 0;
 			if (job_does(o, d)) {
-				runstat_add(&st->dir[d].bw_samples,
-					    (uint64_t)((double)(b - s->prev_bytes[i][d]) / secs));
-				runstat_add(&st->dir[d].iops_samples,
-					    (uint64_t)((double)(n - s->prev_ios[i][d]) / secs + 0.5));
+				bw[d] = (uint64_t)((double)(b - s->prev_bytes[i][d]) / secs);
+				iops[d] = (uint64_t)((double)(n - s->prev_ios[i][d]) / secs + 0.5);
+				runstat_add(&st->dir[d].bw_samples, bw[d]);
+				runstat_add(&st->dir[d].iops_samples, iops[d]);
 			}
 			s->prev_bytes[i][d] = b;
 			s->prev_ios[i][d] = n;
 		}
+		monitor_sample(i, now, bw, iops); /* the HTML report's time series */
 		/* Stay on the worker's own 500 ms grid. */
 		s->prev_t[i] += SAMPLE_INTERVAL_NS * ((now - s->prev_t[i]) / SAMPLE_INTERVAL_NS);
 		if (s->prev_t[i] + SAMPLE_INTERVAL_NS < next_due)
@@ -211,6 +218,7 @@ static void *sampler_thread(void *arg)
 
 	while (!atomic_load(&s->stop)) {
 		uint64_t now = clock_now_ns();
+		monitor_tick(now); /* logs, interval lines, progress: every nap */
 		if (now < next) {
 			uint64_t wait = next - now;
 			/* Short naps: the group may end (and stop us) any time. */
@@ -258,6 +266,7 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 {
 	struct start_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false };
 	struct sampler s = { .ctx = ctx, .n = n };
+	struct monitor_worker *mw;
 	bool sampler_on = false;
 	size_t started = 0;
 
@@ -269,13 +278,27 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 	s.prev_bytes = calloc(n, sizeof(*s.prev_bytes));
 	s.prev_ios = calloc(n, sizeof(*s.prev_ios));
 	s.prev_t = calloc(n, sizeof(*s.prev_t));
-	if (!s.prev_bytes || !s.prev_ios || !s.prev_t) {
+	mw = calloc(n, sizeof(*mw));
+	if (!s.prev_bytes || !s.prev_ios || !s.prev_t || !mw) {
 		free(s.prev_bytes);
 		free(s.prev_ios);
 		free(s.prev_t);
+		free(mw);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; i < n; i++)
+		mw[i] = (struct monitor_worker){ .job = ctx[i].w.job, .job_id = ctx[i].w.job_id,
+						 .instance = ctx[i].w.instance, .st = ctx[i].res->st,
+						 .jf = ctx[i].ready ? &ctx[i].jf : NULL };
+	monitor_group_begin(mw, n, clock_now_ns());
 	for (size_t i = 0; i < n; i++) {
+		if (mw[i].error && ctx[i].ready) { /* its logs cannot be written */
+			ctx[i].res->error = -mw[i].error;
+			ctx[i].res->setup_error = true;
+			snprintf(ctx[i].res->errmsg, sizeof(ctx[i].res->errmsg), "%s", mw[i].errmsg);
+			ctx[i].ready = false;
+		}
+		ctx[i].ring = mw[i].ring;
 		ctx[i].gate = &gate;
 		if (pthread_create(&ctx[i].tid, NULL, worker_thread, &ctx[i]) == 0) {
 			ctx[i].started = true;
@@ -286,6 +309,8 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 				 "job '%s': cannot start a thread; lower numjobs", ctx[i].w.job->o.name);
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		mw[i].started = ctx[i].started;
 	gate_open_when(&gate, started);
 	sampler_on = pthread_create(&s.tid, NULL, sampler_thread, &s) == 0;
 	for (size_t i = 0; i < n; i++)
@@ -295,6 +320,8 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 		atomic_store(&s.stop, 1);
 		pthread_join(s.tid, NULL);
 	}
+	monitor_group_end(clock_now_ns());
+	free(mw);
 	pthread_mutex_destroy(&gate.lock);
 	pthread_cond_destroy(&gate.cond);
 	for (size_t i = 0; i < n; i++) {
@@ -352,6 +379,7 @@ int scheduler_run(const struct job_list *jobs, struct run_result *out)
 		}
 	}
 	out->n = total;
+	rc = monitor_run_begin(jobs, t0);
 
 	/* Groups are runs of consecutive jobs with the same groupid. */
 	for (size_t g = 0; g < total && !rc;) {
@@ -364,6 +392,7 @@ int scheduler_run(const struct job_list *jobs, struct run_result *out)
 		g = e;
 	}
 done:
+	monitor_run_end(clock_now_ns());
 	out->interrupted = stop_signal != 0;
 	out->elapsed_ns = clock_now_ns() - t0;
 	free(ctx);

@@ -27,6 +27,7 @@ void job_stats_init(struct job_stats *s)
 		lat_stat_init(&ds->slat);
 		lat_stat_init(&ds->clat);
 		lat_stat_init(&ds->lat);
+		lat_stat_init(&ds->ilat);
 		runstat_init(&ds->bw_samples);
 		runstat_init(&ds->iops_samples);
 		atomic_init(&s->live_bytes[d], 0);
@@ -58,6 +59,7 @@ void job_stats_merge(struct job_stats *dst, const struct job_stats *src)
 		lat_stat_merge(&a->slat, &b->slat);
 		lat_stat_merge(&a->clat, &b->clat);
 		lat_stat_merge(&a->lat, &b->lat);
+		lat_stat_merge(&a->ilat, &b->ilat);
 		a->bytes += b->bytes;
 		a->ios += b->ios;
 		runstat_merge(&a->bw_samples, &b->bw_samples);
@@ -80,6 +82,13 @@ void job_stats_merge(struct job_stats *dst, const struct job_stats *src)
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	dst->nr_jobs += src->nr_jobs;
+	dst->verify.blocks += src->verify.blocks;
+	dst->verify.bytes += src->verify.bytes;
+	add_u64(dst->verify.bad, src->verify.bad, VK_KINDS);
+	if (src->verify.elapsed_ns > dst->verify.elapsed_ns)
+		dst->verify.elapsed_ns = src->verify.elapsed_ns;
+	if (!dst->verify.first[0])
+		memcpy(dst->verify.first, src->verify.first, sizeof(dst->verify.first));
 }
 
 /* floor(log2(depth)) capped at ">=64": 3 counts as "2", 63 as "32" (fio). */

@@ -29,6 +29,7 @@ struct dir_stats {
 	struct lat_stat slat; /* submission: start of queue() to its return */
 	struct lat_stat clat; /* completion: queue() return to completion seen */
 	struct lat_stat lat;  /* total: start of queue() to completion seen */
+	struct lat_stat ilat; /* from the intended issue time (rate limits, thinktime) */
 	uint64_t bytes;       /* measured (after ramp_time) */
 	uint64_t ios;
 	struct runstat bw_samples;   /* bytes/s per sample interval */
@@ -45,6 +46,7 @@ struct job_stats {
 	uint64_t ctx, majf, minf;
 	uint64_t runtime_ns;               /* measured phase */
 	uint32_t nr_jobs;                  /* instances merged into this (1 for one) */
+	struct verify_stats verify;        /* verify phases (verify_defs.h) */
 
 	/* Written by the worker, read by the sampler. */
 	_Alignas(64) _Atomic uint64_t live_bytes[DDIR_COUNT];

@@ -21,11 +21,14 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "iolog.h"
 #include "log.h"
+#include "verify.h"
 #include "worker.h"
 
 #define T_QUEUE 0
 #define T_ISSUE 1
+#define T_INTENDED 2 /* intended issue time under a rate limit (rate.h); [3]: verify */
 /* Bound on one reap wait, so a stop request is seen while a device hangs. */
 #define REAP_WAIT_NS 200000000ull
 
@@ -49,6 +52,7 @@ static void start_measuring(struct worker *w, uint64_t now)
 	w->measure_start = now;
 	cpu_now(w->cpu_start);
 	atomic_store_explicit(&w->st->live_measure_start, now, memory_order_relaxed);
+	rate_min_start(&w->rate, now);
 	atomic_store_explicit(&w->st->live_measuring, 1, memory_order_release);
 }
 
@@ -99,42 +103,76 @@ static inline uint32_t pick_ddir(struct worker *w)
 	case RW_RANDTRIM:
 		return DDIR_TRIM;
 	default:
-		return rng_below(&w->rng_dir, 100) < o->rwmixread ? DDIR_READ : DDIR_WRITE;
+		return mix_pick_read(&w->mix, &w->rng_dir, o->rwmixread) ? DDIR_READ : DDIR_WRITE;
 	}
 }
 
-/* Fill in the next I/O: direction, file (round robin), length, offset. */
-static inline void prep_io(struct worker *w, struct iorig_io *io)
+/*
+ * Fill in the next I/O: direction, file (round robin), length, offset, and
+ * a write's contents when they change per write (buffill.h, verify.h).
+ * Returns false when a verified write would hit a block that has a write
+ * in flight: the caller gives the unit back and reaps first.
+ */
+static inline bool prep_io(struct worker *w, struct iorig_io *io)
 {
 	const struct job_opts *o = &w->job->o;
 	uint32_t d = pick_ddir(w);
 	uint32_t fi = w->next_file;
 	struct file_cursor *c = &w->cursors[fi];
-	uint64_t len = o->bs_min[d], off;
+	uint64_t len = o->bs_min[d], off, step;
 
 	if (++w->next_file == w->nr_files)
 		w->next_file = 0;
-	if (o->bs_max[d] != o->bs_min[d])
+	if (o->shape.bssplit[d].n)
+		len = bssplit_pick(&o->shape.bssplit[d], &w->rng_bs);
+	else if (o->bs_max[d] != o->bs_min[d])
 		len += rng_below(&w->rng_bs, (o->bs_max[d] - o->bs_min[d]) / o->bs_min[d] + 1) *
 		       o->bs_min[d];
-	if (rw_is_random(o->rw)) {
-		uint64_t blk = o->norandommap ? rng_below(&w->rng_off, c->nblocks)
-					      : blockperm_next(&c->perm);
+	/* Verified blocks own whole slots: sequential I/O steps slot by slot. */
+	step = w->vs ? w->unit : len;
+	if (rw_is_random(o->rw) && (o->shape.pct_random[d] >= 100 ||
+				    rng_below(&w->rng_pct, 100) < o->shape.pct_random[d])) {
+		uint64_t blk = o->shape.dist.type != DIST_RANDOM ? dist_next(&c->dist, &w->rng_off) :
+			       o->norandommap ? rng_below(&w->rng_off, c->nblocks) :
+			       blockperm_next(&c->perm);
 		off = blk * w->unit;
 	} else {
 		off = c->seq_next[d];
-		if (off + len > c->len)
+		if (off + step > c->len)
 			off = 0;
-		c->seq_next[d] = off + len;
 	}
+	c->seq_next[d] = off + step; /* percentage_random goes on from here */
 	if (off + len > c->len)
 		len = c->len - off; /* a bsrange block at the end of the region */
 	io->ddir = d;
 	io->file = &w->files[fi];
 	io->offset = c->start + off;
 	io->len = len;
+	if (d == DDIR_WRITE && w->bfill.per_write) {
+		if (w->vs) {
+			if (!verify_prep_write(w, io))
+				return false;
+		} else {
+			buffill(&o->buf, io->buf, len, buffill_next_seed(&w->bfill, &o->buf));
+		}
+	}
 	w->bytes_issued += len;
 	w->st->issued[d]++;
+	return true;
+}
+
+/* rate_min / rate_iops_min: a cycle below the floor fails the job. */
+static int check_rate_min(struct worker *w, const struct iorig_io *io, uint64_t now)
+{
+	char why[512];
+
+	if (!rate_min_account(&w->rate, io->ddir, io->len, now, why, sizeof(why)))
+		return 0;
+	if (!w->error) {
+		w->error = ETIMEDOUT;
+		snprintf(w->errmsg, sizeof(w->errmsg), "job '%s': %s", w->job->o.name, why);
+	}
+	return -w->error;
 }
 
 /* Account one finished I/O and return its unit to the free stack. */
@@ -154,14 +192,24 @@ static inline int complete_io(struct worker *w, struct iorig_io *io, uint64_t no
 			lat_stat_add(&d->slat, ti - t0);
 		lat_stat_add(&d->clat, now - ti);
 		lat_stat_add(&d->lat, now - t0);
+		if (w->rate.on) /* from when the schedule meant to issue it */
+			lat_stat_add(&d->ilat, now - io->core_data[T_INTENDED]);
 		d->bytes += io->len;
 		d->ios++;
 		atomic_store_explicit(&w->st->live_bytes[io->ddir], d->bytes, memory_order_relaxed);
 		atomic_store_explicit(&w->st->live_ios[io->ddir], d->ios, memory_order_relaxed);
+		if (iolog_tls) /* per-I/O logs: a store into a preallocated ring */
+			iolog_push(iolog_tls, now, now - t0, now - ti, io->offset, (uint32_t)io->len,
+				   io->ddir);
 	}
-	if (io->ddir == DDIR_WRITE)
+	if (io->ddir == DDIR_WRITE) {
 		w->writes_since_sync++;
+		if (w->vs)
+			verify_write_done(w, io);
+	}
 	w->free_ios[w->nr_free++] = io;
+	if (w->rate.check_min && w->measuring)
+		return check_rate_min(w, io, now);
 	return 0;
 }
 
@@ -242,6 +290,82 @@ static int sync_files(struct worker *w, int datasync)
 	return 0;
 }
 
+/* One reap of whatever completes within timeout_ns (nothing, at timeout). */
+static int reap_within(struct worker *w, uint64_t timeout_ns)
+{
+	const struct engine *e = w->job->engine;
+	int n = eng_reap(e, w->engine_state, 1, w->inflight, timeout_ns, w->done), rc = 0;
+
+	if (n == -EINTR || n == -EAGAIN)
+		return 0;
+	if (n < 0) {
+		w->inflight = 0;
+		return io_error(w, w->ios, -n, "could not be reaped");
+	}
+	if (n > 0) {
+		uint64_t now = clock_now_ns();
+
+		w->st->complete[stats_batch_level((unsigned)n)]++;
+		for (int i = 0; i < n; i++) {
+			int r = complete_io(w, w->done[i], now, true);
+			if (r && !rc)
+				rc = r;
+		}
+		w->inflight -= (uint32_t)n;
+	}
+	return rc;
+}
+
+static void nap_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+			       .tv_nsec = (long)(ns % 1000000000ull) };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Hold io until its intended issue time (rate.h).  In-flight I/O goes on
+ * completing meanwhile: the wait reaps rather than sleeps when anything is
+ * in flight, and nothing is drained first (fio issue #635).  Returns 0 to
+ * issue now, 1 when the runtime ends or a stop comes first, or -errno.
+ */
+static int throttle(struct worker *w, struct iorig_io *io, uint64_t deadline)
+{
+	uint64_t due = rate_next_due(&w->rate, io->ddir, io->len);
+	uint64_t now = clock_now_ns();
+	int rc;
+
+	io->core_data[T_INTENDED] = due ? due : now;
+	if (due <= now)
+		return 0;
+	if (due >= deadline)
+		return 1;
+	rc = commit_pending(w); /* queued I/O must not wait with us */
+	while (!rc && now < due) {
+		if (atomic_load_explicit(&worker_stop_requested, memory_order_relaxed))
+			return 1;
+		if (now >= w->rate.spin_until) { /* thinktime_spin burns CPU instead */
+			if (w->inflight)
+				rc = reap_within(w, due - now);
+			else
+				nap_ns(due - now < 100000000ull ? due - now : 100000000ull);
+		}
+		now = clock_now_ns();
+	}
+	return rc;
+}
+
+/* Everything in flight completes (before a verify_backlog pass). */
+static int drain(struct worker *w)
+{
+	int rc = commit_pending(w);
+
+	if (!rc && w->inflight)
+		rc = reap(w, w->inflight);
+	return rc;
+}
+
 static inline bool want_more(const struct worker *w)
 {
 	return !w->error &&
@@ -265,21 +389,47 @@ int worker_run(struct worker *w)
 		cmin = w->depth;
 	w->ramp_end = start + o->ramp_time_ns;
 	deadline = o->runtime_ns ? w->ramp_end + o->runtime_ns : UINT64_MAX;
+	rate_start(&w->rate, start);
 	if (!o->ramp_time_ns)
 		start_measuring(w, start);
 
-	while (!rc) {
+	if (w->vs && w->vs->only) /* verify_only: read back an earlier run's blocks */
+		rc = verify_run(w, VPASS_ALL);
+	while (!rc && !(w->vs && w->vs->only)) {
 		bool more = want_more(w);
 
+		if (verify_backlog_due(w->vs, o->verify.backlog) &&
+		    ((rc = drain(w)) || (rc = verify_run(w, VPASS_BACKLOG))))
+			break;
+
 		/* Queue until the depth is reached or there is nothing left. */
-		while (more && w->nr_free) {
+		while (more && w->nr_free && !verify_backlog_due(w->vs, o->verify.backlog)) {
 			struct iorig_io *io = w->free_ios[--w->nr_free];
 			uint64_t t0;
 			int q;
 
-			prep_io(w, io);
+			if (!prep_io(w, io)) {
+				w->free_ios[w->nr_free++] = io;
+				break; /* a write to the same verified block is in flight */
+			}
+			if (w->rate.on && (q = throttle(w, io, deadline))) {
+				w->bytes_issued -= io->len;
+				st->issued[io->ddir]--;
+				if (w->vs)
+					verify_write_undo(w, io);
+				w->free_ios[w->nr_free++] = io;
+				if (q < 0) {
+					rc = q;
+					break;
+				}
+				w->bytes_total = w->bytes_issued; /* runtime is up, or a stop */
+				more = false;
+				break;
+			}
 			t0 = clock_now_ns();
 			if (t0 >= deadline) {
+				if (w->vs)
+					verify_write_undo(w, io);
 				w->free_ios[w->nr_free++] = io;
 				w->bytes_total = w->bytes_issued; /* runtime is up */
 				more = false;
@@ -305,6 +455,8 @@ int worker_run(struct worker *w)
 				/* Give the unit back; the next pass re-prepares it. */
 				w->bytes_issued -= io->len;
 				st->issued[io->ddir]--;
+				if (w->vs)
+					verify_write_undo(w, io);
 				w->free_ios[w->nr_free++] = io;
 				break;
 			} else {
@@ -314,6 +466,8 @@ int worker_run(struct worker *w)
 			}
 			if (rc)
 				break;
+			if (w->rate.think_ns && (q == IORIG_Q_COMPLETED || q == IORIG_Q_QUEUED))
+				rate_issued(&w->rate, clock_now_ns());
 			if (sync_every && w->writes_since_sync >= sync_every) {
 				rc = sync_files(w, !o->fsync_every);
 				if (rc)
@@ -343,10 +497,19 @@ int worker_run(struct worker *w)
 		if (w->inflight == before)
 			break;
 	}
+	if (!w->error && w->vs && w->vs->ring_n) /* the last verify_backlog blocks */
+		verify_run(w, VPASS_BACKLOG);
 	wrote = st->issued[DDIR_WRITE] > 0;
 	if (!w->error && o->end_fsync && wrote)
 		sync_files(w, 0);
 	stop_measuring(w, clock_now_ns());
+	if (!w->error && w->vs && !w->vs->only && o->verify.do_verify && wrote) {
+		/* The read-back is not part of the workload's figures. */
+		w->measuring = false;
+		atomic_store_explicit(&st->live_done, 1, memory_order_release);
+		verify_run(w, VPASS_WRITTEN);
+	}
+	verify_finish(w);
 	atomic_store_explicit(&st->live_done, 1, memory_order_release);
 	return w->error ? -w->error : 0;
 }

@@ -25,6 +25,7 @@ struct file_cursor {
 	uint64_t nblocks;      /* region / minimal block size */
 	uint64_t seq_next[DDIR_COUNT]; /* next sequential offset per direction */
 	struct blockperm perm; /* random map: each block once per pass */
+	struct dist_state dist; /* random_distribution sampler (distrib.h) */
 };
 
 struct worker {
@@ -60,6 +61,11 @@ struct worker {
 	struct rng rng_off;    /* offsets */
 	struct rng rng_dir;    /* read/write mix */
 	struct rng rng_bs;     /* block sizes in a bsrange */
+	struct mix_state mix;  /* rwmixread credit (distrib.h) */
+	struct rng rng_pct;    /* percentage_random draws */
+	struct rate_state rate;     /* intended issue times (rate.h) */
+	struct buffill_state bfill; /* write buffer contents (buffill.h) */
+	struct verify_state *vs;    /* NULL unless verify is set (verify.h) */
 
 	uint64_t unit;         /* offset granularity: smallest block size */
 	uint64_t bytes_total;  /* bytes to issue (0: until runtime) */

@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "log.h"
+#include "verify.h"
 #include "worker.h"
 
 #define DEFAULT_ALIGN 4096u
@@ -122,11 +124,12 @@ static int setup_buffers(struct worker *w)
 		return fail(w, ENOMEM, "job '%s': out of memory for engine I/O state", o->name);
 	if (priv)
 		memset(w->priv_area, 0, priv * w->depth);
-	/* Write buffers hold pseudo-random bytes: compressing or
-	 * deduplicating storage gets no free ride from zeros. */
+	/* Write buffers hold pseudo-random bytes unless the buffer options
+	 * say otherwise (buffill.h): compressing or deduplicating storage
+	 * gets no free ride from zeros. */
 	rng_seed(&r, job_seed(w) ^ 0x5bd1e995);
-	for (uint64_t i = 0; i < slot * w->depth / 8; i++)
-		((uint64_t *)w->buffers)[i] = rng_next(&r);
+	for (uint32_t i = 0; i < w->depth; i++)
+		buffill(&o->buf, (char *)w->buffers + slot * i, slot, rng_next(&r));
 	for (uint32_t i = 0; i < w->depth; i++) {
 		struct iorig_io *io = &w->ios[i];
 		io->buf = (char *)w->buffers + slot * i;
@@ -168,6 +171,7 @@ static int open_files(struct worker *w)
 	const struct job_opts *o = &w->job->o;
 	const struct engine *e = w->job->engine;
 	uint64_t seed = job_seed(w);
+	char why[512];
 	int rc;
 
 	for (uint32_t i = 0; i < w->nr_files; i++) {
@@ -198,7 +202,7 @@ static int open_files(struct worker *w)
 				log_warn("job '%s': could not drop cached pages of %s: %s", o->name,
 					 f->path, strerror(-rc));
 		}
-		c->start = o->offset;
+		c->start = o->offset + (uint64_t)w->instance * o->shape.offset_increment;
 		c->len = f->size;
 		c->nblocks = c->len / w->unit;
 		if (!c->nblocks)
@@ -206,6 +210,10 @@ static int open_files(struct worker *w)
 				    "one block (bs=%llu); raise size or lower bs", o->name, f->path,
 				    (unsigned long long)c->len, (unsigned long long)w->unit);
 		blockperm_init(&c->perm, c->nblocks, seed + i);
+		rc = dist_state_init(&c->dist, &o->shape.dist, c->nblocks, w->unit, seed + i,
+				     why, sizeof(why));
+		if (rc)
+			return fail(w, EINVAL, "job '%s': %s: %s", o->name, f->path, why);
 	}
 	return 0;
 }
@@ -219,7 +227,8 @@ int worker_setup(struct worker *w)
 
 	host_handle_init(&w->handle, o->name, w->instance);
 	job_block_sizes(o, &min_bs, &w->max_bs);
-	w->unit = min_bs;
+	/* Verified blocks sit on a grid of the largest block (verify.h). */
+	w->unit = o->verify.type ? w->max_bs : min_bs;
 	w->depth = o->iodepth ? o->iodepth : 1;
 	if (!(e->caps & IORIG_CAP_ASYNC))
 		w->depth = 1; /* the scheduler has told the user once */
@@ -246,6 +255,12 @@ int worker_setup(struct worker *w)
 	rng_seed(&w->rng_off, seed);
 	rng_seed(&w->rng_dir, seed ^ 0xa5a5a5a5a5a5a5a5ull);
 	rng_seed(&w->rng_bs, seed ^ 0x3c3c3c3c3c3c3c3cull);
+	rng_seed(&w->rng_pct, seed ^ 0x7137449123ef65cdull);
+	w->mix.credit = 0;
+	rate_state_init(&w->rate, &o->rate, seed);
+	buffill_state_init(&w->bfill, &o->buf, o->verify.type != VERIFY_NONE, seed);
+	if (w->rate.on) /* sleeps end on time, not up to 50 us late */
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
 	w->info = (struct iorig_job_info){
 		.struct_size = sizeof(struct iorig_job_info),
@@ -275,6 +290,8 @@ int worker_setup(struct worker *w)
 		return fail_engine(w, rc, "start for", "this job");
 	w->engine_inited = true;
 	rc = open_files(w);
+	if (!rc && o->verify.type)
+		rc = verify_setup(w);
 	if (rc)
 		return rc;
 
@@ -291,6 +308,7 @@ void worker_teardown(struct worker *w)
 {
 	const struct engine *e = w->job->engine;
 
+	verify_teardown(w);
 	if (w->engine_inited) {
 		for (uint32_t i = 0; i < w->nr_opened; i++)
 			eng_close_file(e, w->engine_state, &w->files[i]);

@@ -9,20 +9,17 @@
  * and files are registered once, in init() and open_file(), so the hot
  * path allocates nothing and makes no syscall besides the I/O.
  */
-#define _GNU_SOURCE /* O_DIRECT, splice, pipe sizes */
 #include <errno.h>
-#include <fcntl.h>
 #include <liburing.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <iorig/engine.h>
+
+#include "fd_file.h"
 
 struct uring_opts {
 	int fixedbufs;
@@ -53,8 +50,7 @@ static const struct iorig_option uring_options[] = {
 };
 
 struct uring_state {
-	const struct iorig_host *host;
-	struct iorig_job_handle *job;
+	struct fd_engine fd;        /* first: the fd_file_op_* ops take the state */
 	struct uring_opts o;
 	struct io_uring ring;
 	int ring_ready;
@@ -63,6 +59,7 @@ struct uring_state {
 	struct io_uring_cqe **cqes; /* cq_entries slots for peek_batch */
 	int64_t async_left;         /* I/Os until the next IOSQE_ASYNC */
 };
+FD_ENGINE_FIRST(struct uring_state, fd);
 
 static const char *const uring_feature_names[] = {
 	"single_mmap", "nodrop", "submit_stable", "rw_cur_pos", "cur_personality",
@@ -70,34 +67,17 @@ static const char *const uring_feature_names[] = {
 	"rsrc_tags", "cqe_skip", "linked_file",
 };
 
-static const char *ddir_name(uint32_t ddir)
-{
-	return ddir == IORIG_DDIR_WRITE ? "write" : ddir == IORIG_DDIR_READ ? "read" : "trim";
-}
-
 /* An I/O failed: say what to change for the failures options cause. */
 static void uring_explain(struct uring_state *s, const struct iorig_io *io, int err)
 {
-	const struct iorig_file *f = io->file;
-
 	if (s->o.hipri && (err == -EOPNOTSUPP || err == -EINVAL))
-		s->host->set_error(s->job, err,
+		s->fd.host->set_error(s->fd.job, err,
 			"io_uring: polled %s at offset %llu of %s failed: %s (hipri needs "
 			"O_DIRECT on a device with poll queues, e.g. nvme with poll_queues=N; "
-			"use hipri=0)", ddir_name(io->ddir), (unsigned long long)io->offset,
-			f->path, strerror(-err));
-	else if (err == -EINVAL && (f->open_flags & O_DIRECT))
-		s->host->set_error(s->job, err,
-			"io_uring: %s of %llu bytes at offset %llu of %s failed: %s (direct=1 "
-			"needs bs, offset and buffers aligned to the device's logical block "
-			"size, see blockdev --getss; fix bs/offset or use direct=0)",
-			ddir_name(io->ddir), (unsigned long long)io->len,
-			(unsigned long long)io->offset, f->path, strerror(EINVAL));
+			"use hipri=0)", fd_file_ddir_name(io->ddir),
+			(unsigned long long)io->offset, io->file->path, strerror(-err));
 	else
-		s->host->set_error(s->job, err,
-			"io_uring: %s of %llu bytes at offset %llu of %s failed: %s",
-			ddir_name(io->ddir), (unsigned long long)io->len,
-			(unsigned long long)io->offset, f->path, strerror(-err));
+		fd_file_io_error(&s->fd, io, err);
 }
 
 static void uring_cleanup(void *state)
@@ -116,7 +96,7 @@ static void uring_cleanup(void *state)
 static int uring_check_opts(const struct iorig_job_info *job, struct uring_state *s)
 {
 	if (s->o.sqthread_poll_cpu >= 0 && !s->o.sqthread_poll) {
-		s->host->set_error(s->job, -EINVAL,
+		s->fd.host->set_error(s->fd.job, -EINVAL,
 			"io_uring: sqthread_poll_cpu=%lld pins the submission polling thread, "
 			"which only exists with sqthread_poll=1; set sqthread_poll=1 or drop "
 			"sqthread_poll_cpu",
@@ -124,7 +104,7 @@ static int uring_check_opts(const struct iorig_job_info *job, struct uring_state
 		return -EINVAL;
 	}
 	if (s->o.hipri && !(job->flags & IORIG_JOB_DIRECT)) {
-		s->host->set_error(s->job, -EINVAL,
+		s->fd.host->set_error(s->fd.job, -EINVAL,
 			"io_uring: hipri=1 asks for polled completions (IORING_SETUP_IOPOLL), "
 			"which the kernel only does for direct I/O: hipri needs O_DIRECT on a "
 			"device with poll queues; set direct=1 or hipri=0");
@@ -136,25 +116,25 @@ static int uring_check_opts(const struct iorig_job_info *job, struct uring_state
 static int uring_setup_error(struct uring_state *s, int rc, unsigned depth)
 {
 	if (rc == -EPERM)
-		s->host->set_error(s->job, rc,
+		s->fd.host->set_error(s->fd.job, rc,
 			"io_uring: io_uring_setup failed (EPERM): io_uring is disabled for "
 			"this user (sysctl kernel.io_uring_disabled, or a seccomp/container "
 			"policy); use ioengine=libaio or psync");
 	else if (rc == -ENOSYS)
-		s->host->set_error(s->job, rc,
+		s->fd.host->set_error(s->fd.job, rc,
 			"io_uring: io_uring_setup failed (ENOSYS): this kernel has no "
 			"io_uring (needs 5.1+); use ioengine=libaio or psync");
 	else if (rc == -ENOMEM)
-		s->host->set_error(s->job, rc,
+		s->fd.host->set_error(s->fd.job, rc,
 			"io_uring: io_uring_setup(%u) failed (ENOMEM): the ring needs locked "
 			"memory; raise ulimit -l or lower iodepth", depth);
 	else if (rc == -EINVAL && s->o.sqthread_poll_cpu >= 0)
-		s->host->set_error(s->job, rc,
+		s->fd.host->set_error(s->fd.job, rc,
 			"io_uring: io_uring_setup failed (EINVAL): sqthread_poll_cpu=%lld is "
 			"not an online CPU this job may use", (long long)s->o.sqthread_poll_cpu);
 	else
-		s->host->set_error(s->job, rc, "io_uring: io_uring_setup(%u) failed: %s", depth,
-			strerror(-rc));
+		s->fd.host->set_error(s->fd.job, rc, "io_uring: io_uring_setup(%u) failed: %s",
+			depth, strerror(-rc));
 	return rc;
 }
 
@@ -168,7 +148,7 @@ static void uring_log_features(struct uring_state *s, const struct io_uring_para
 		if ((p->features & (1u << i)) && len < sizeof(buf))
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s",
 						uring_feature_names[i]);
-	s->host->log(s->job, IORIG_LOG_DEBUG,
+	s->fd.host->log(s->fd.job, IORIG_LOG_DEBUG,
 		"io_uring: sq %u cq %u entries, flags 0x%x, features 0x%x:%s",
 		p->sq_entries, p->cq_entries, p->flags, p->features, buf);
 }
@@ -186,7 +166,7 @@ static int uring_register_bufs(const struct iorig_job_info *job, struct uring_st
 
 		if (io->index >= job->nr_ios) {
 			free(iov);
-			s->host->set_error(s->job, -EINVAL,
+			s->fd.host->set_error(s->fd.job, -EINVAL,
 				"io_uring: fixedbufs: I/O unit %u has index %u, expected < %u "
 				"(core bug)",
 				i, io->index, job->nr_ios);
@@ -198,13 +178,13 @@ static int uring_register_bufs(const struct iorig_job_info *job, struct uring_st
 	rc = io_uring_register_buffers(&s->ring, iov, job->nr_ios);
 	free(iov);
 	if (rc == -ENOMEM)
-		s->host->set_error(s->job, rc,
+		s->fd.host->set_error(s->fd.job, rc,
 			"io_uring: fixedbufs: registering %u buffers of %llu bytes failed "
 			"(ENOMEM): raise the locked-memory limit (ulimit -l), lower iodepth or "
 			"bs, or set fixedbufs=0",
 			job->nr_ios, (unsigned long long)job->max_bs);
 	else if (rc < 0)
-		s->host->set_error(s->job, rc,
+		s->fd.host->set_error(s->fd.job, rc,
 			"io_uring: fixedbufs: registering %u buffers failed: %s; set fixedbufs=0",
 			job->nr_ios, strerror(-rc));
 	return rc;
@@ -226,7 +206,7 @@ static int uring_register_files(const struct iorig_job_info *job, struct uring_s
 		free(fds);
 	}
 	if (rc < 0)
-		s->host->set_error(s->job, rc,
+		s->fd.host->set_error(s->fd.job, rc,
 			"io_uring: registerfiles: registering %u files failed: %s; "
 			"set registerfiles=0",
 			job->nr_files, strerror(-rc));
@@ -243,8 +223,7 @@ static int uring_init(const struct iorig_job_info *job, const void *opts, void *
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->host = job->host;
-	s->job = job->handle;
+	fd_engine_init(&s->fd, "io_uring", job);
 	s->nr_files = job->nr_files;
 	if (opts)
 		memcpy(&s->o, opts, sizeof(s->o));
@@ -292,58 +271,33 @@ fail:
 static int uring_open_file(void *state, struct iorig_file *f)
 {
 	struct uring_state *s = state;
-	int fd = open(f->path, f->open_flags | O_CLOEXEC);
+	int rc = fd_file_open_flags(&s->fd, f, f->open_flags);
 
-	if (fd < 0) {
-		int err = errno;
-
-		if (err == EINVAL && (f->open_flags & O_DIRECT))
-			s->host->set_error(s->job, -err,
-				"io_uring: cannot open %s with O_DIRECT (direct=1): the filesystem "
-				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support "
-				"O_DIRECT; use direct=0 or put the file on a filesystem that does "
-				"(ext4, xfs)",
-				f->path);
-		else
-			s->host->set_error(s->job, -err, "io_uring: cannot open %s: %s",
-				f->path, strerror(err));
-		return -err;
+	if (rc < 0 || !s->o.registerfiles)
+		return rc;
+	rc = f->index < s->nr_files ?
+		io_uring_register_files_update(&s->ring, f->index, &f->fd, 1) : -EINVAL;
+	if (rc < 0) {
+		s->fd.host->set_error(s->fd.job, rc,
+			"io_uring: registerfiles: cannot add %s to slot %u: %s; "
+			"use registerfiles=0", f->path, f->index, strerror(-rc));
+		close(f->fd);
+		f->fd = -1;
+		return rc;
 	}
-	if (s->o.registerfiles) {
-		int rc = f->index < s->nr_files ?
-			io_uring_register_files_update(&s->ring, f->index, &fd, 1) : -EINVAL;
-
-		if (rc < 0) {
-			s->host->set_error(s->job, rc,
-				"io_uring: registerfiles: cannot add %s to slot %u: %s; "
-				"use registerfiles=0", f->path, f->index, strerror(-rc));
-			close(fd);
-			return rc;
-		}
-	}
-	f->fd = fd;
 	return 0;
 }
 
 static int uring_close_file(void *state, struct iorig_file *f)
 {
 	struct uring_state *s = state;
-	int rc = 0;
 
-	if (f->fd < 0)
-		return 0;
-	if (s->o.registerfiles && f->index < s->nr_files) {
+	if (f->fd >= 0 && s->o.registerfiles && f->index < s->nr_files) {
 		int none = -1;
 
 		io_uring_register_files_update(&s->ring, f->index, &none, 1);
 	}
-	if (close(f->fd) < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "io_uring: cannot close %s: %s", f->path,
-			strerror(-rc));
-	}
-	f->fd = -1;
-	return rc;
+	return fd_file_close(&s->fd, f);
 }
 
 static int uring_queue(void *state, struct iorig_io *io)
@@ -402,7 +356,7 @@ static int uring_commit(void *state)
 
 	if (rc >= 0 || rc == -EAGAIN || rc == -EBUSY || rc == -EINTR)
 		return 0;
-	s->host->set_error(s->job, rc, "io_uring: io_uring_submit failed: %s", strerror(-rc));
+	s->fd.host->set_error(s->fd.job, rc, "io_uring: io_uring_submit failed: %s", strerror(-rc));
 	return rc;
 }
 
@@ -414,7 +368,8 @@ static int uring_commit(void *state)
  */
 static int uring_wait(struct uring_state *s, unsigned min, uint64_t timeout_ns)
 {
-	uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : s->host->now_ns() + timeout_ns;
+	uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX
+						     : s->fd.host->now_ns() + timeout_ns;
 	uint64_t left = timeout_ns;
 
 	for (;;) {
@@ -429,7 +384,7 @@ static int uring_wait(struct uring_state *s, unsigned min, uint64_t timeout_ns)
 		uint64_t now;
 
 		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN) {
-			s->host->set_error(s->job, rc,
+			s->fd.host->set_error(s->fd.job, rc,
 				"io_uring: waiting for completions failed: %s", strerror(-rc));
 			return rc;
 		}
@@ -437,7 +392,7 @@ static int uring_wait(struct uring_state *s, unsigned min, uint64_t timeout_ns)
 			return 0;
 		if (deadline == UINT64_MAX)
 			continue;
-		now = s->host->now_ns();
+		now = s->fd.host->now_ns();
 		if (now >= deadline)
 			return 0;
 		left = deadline - now;
@@ -494,60 +449,6 @@ static int uring_reap(void *state, unsigned min, unsigned max, uint64_t timeout_
 	return (int)out;
 }
 
-static int uring_fsync(void *state, struct iorig_file *f, int datasync)
-{
-	struct uring_state *s = state;
-	int rc = datasync ? fdatasync(f->fd) : fsync(f->fd);
-
-	if (rc < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "io_uring: %s of %s failed: %s",
-			datasync ? "fdatasync" : "fsync", f->path, strerror(-rc));
-	}
-	return rc;
-}
-
-static int uring_invalidate(void *state, struct iorig_file *f)
-{
-	struct uring_state *s = state;
-	int rc = posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-
-	if (rc) {
-		s->host->set_error(s->job, -rc, "io_uring: cannot drop cached pages of %s: %s",
-			f->path, strerror(rc));
-		return -rc;
-	}
-	return 0;
-}
-
-/*
- * Size of an existing file, or of a block device (BLKGETSIZE64).  Called
- * before open_file: -ENOENT (no message) when the file is not there yet.
- */
-static int uring_get_size(void *state, struct iorig_file *f, uint64_t *size)
-{
-	struct uring_state *s = state;
-	struct stat st;
-	int fd, rc = 0;
-
-	if (stat(f->path, &st))
-		return -errno;
-	if (!S_ISBLK(st.st_mode)) {
-		*size = (uint64_t)st.st_size;
-		return 0;
-	}
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, BLKGETSIZE64, size)) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "io_uring: cannot get the size of %s: %s", f->path,
-			strerror(-rc));
-	}
-	close(fd);
-	return rc;
-}
-
 static const struct iorig_engine uring_engine = {
 	IORIG_ENGINE_HEADER,
 	.name = "io_uring",
@@ -564,9 +465,9 @@ static const struct iorig_engine uring_engine = {
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.reap = uring_reap,
-	.fsync = uring_fsync,
-	.invalidate = uring_invalidate,
-	.get_size = uring_get_size,
+	.fsync = fd_file_op_fsync,
+	.invalidate = fd_file_op_invalidate,
+	.get_size = fd_file_op_get_size,
 };
 
 IORIG_ENGINE_DEFINE(uring_engine)

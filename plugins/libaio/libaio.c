@@ -9,19 +9,15 @@
  * paths.  Native AIO is only asynchronous for O_DIRECT: buffered requests
  * complete inside io_submit, which init() warns about.
  */
-#define _GNU_SOURCE /* O_DIRECT, splice, pipe sizes */
 #include <errno.h>
-#include <fcntl.h>
 #include <libaio.h>
-#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <iorig/engine.h>
+
+#include "fd_file.h"
 
 struct aio_opts {
 	int userspace_reap;
@@ -52,8 +48,7 @@ struct aio_ring {
 };
 
 struct aio_state {
-	const struct iorig_host *host;
-	struct iorig_job_handle *job;
+	struct fd_engine fd;    /* first: the fd_file_op_* ops take the state */
 	io_context_t ctx;
 	unsigned depth;
 	struct iocb **pending;  /* prepared, not yet accepted by io_submit */
@@ -63,30 +58,7 @@ struct aio_state {
 	struct io_event *events;
 	struct aio_ring *ring;  /* non-NULL when user-space reaping is on */
 };
-
-static const char *ddir_name(uint32_t ddir)
-{
-	return ddir == IORIG_DDIR_WRITE ? "write" : ddir == IORIG_DDIR_READ ? "read" : "trim";
-}
-
-/* An I/O failed: explain the EINVAL that O_DIRECT alignment causes. */
-static void aio_explain(struct aio_state *s, const struct iorig_io *io, int err)
-{
-	const struct iorig_file *f = io->file;
-
-	if (err == -EINVAL && (f->open_flags & O_DIRECT))
-		s->host->set_error(s->job, err,
-			"libaio: %s of %llu bytes at offset %llu of %s failed: %s (direct=1 "
-			"needs bs, offset and buffers aligned to the device's logical block "
-			"size, see blockdev --getss; fix bs/offset or use direct=0)",
-			ddir_name(io->ddir), (unsigned long long)io->len,
-			(unsigned long long)io->offset, f->path, strerror(EINVAL));
-	else
-		s->host->set_error(s->job, err,
-			"libaio: %s of %llu bytes at offset %llu of %s failed: %s",
-			ddir_name(io->ddir), (unsigned long long)io->len,
-			(unsigned long long)io->offset, f->path, strerror(-err));
-}
+FD_ENGINE_FIRST(struct aio_state, fd);
 
 static void aio_cleanup(void *state)
 {
@@ -112,8 +84,7 @@ static int aio_init(const struct iorig_job_info *job, const void *opts, void **s
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->host = job->host;
-	s->job = job->handle;
+	fd_engine_init(&s->fd, "libaio", job);
 	s->depth = depth;
 	s->pending = calloc(depth, sizeof(*s->pending));
 	s->failed = calloc(depth, sizeof(*s->failed));
@@ -126,17 +97,17 @@ static int aio_init(const struct iorig_job_info *job, const void *opts, void **s
 	if (rc < 0) {
 		s->ctx = 0;
 		if (rc == -EAGAIN)
-			s->host->set_error(s->job, rc,
+			s->fd.host->set_error(s->fd.job, rc,
 				"libaio: io_setup(%u) failed (EAGAIN): the system-wide AIO limit "
 				"/proc/sys/fs/aio-max-nr is reached; raise it "
 				"(sysctl fs.aio-max-nr) or lower iodepth or numjobs", depth);
 		else if (rc == -ENOSYS)
-			s->host->set_error(s->job, rc,
+			s->fd.host->set_error(s->fd.job, rc,
 				"libaio: io_setup failed (ENOSYS): this kernel has no native AIO; "
 				"use ioengine=io_uring or psync");
 		else
-			s->host->set_error(s->job, rc, "libaio: io_setup(%u) failed: %s", depth,
-				strerror(-rc));
+			s->fd.host->set_error(s->fd.job, rc, "libaio: io_setup(%u) failed: %s",
+				depth, strerror(-rc));
 		aio_cleanup(s);
 		return rc;
 	}
@@ -146,57 +117,17 @@ static int aio_init(const struct iorig_job_info *job, const void *opts, void **s
 		if (r->magic == AIO_RING_MAGIC && r->incompat_features == 0)
 			s->ring = r;
 		else
-			s->host->log(s->job, IORIG_LOG_WARN,
+			s->fd.host->log(s->fd.job, IORIG_LOG_WARN,
 				"libaio: userspace_reap=1: unknown AIO ring layout, "
 				"reaping with io_getevents");
 	}
 	if (!(job->flags & IORIG_JOB_DIRECT) && depth > 1)
-		s->host->log(s->job, IORIG_LOG_WARN,
+		s->fd.host->log(s->fd.job, IORIG_LOG_WARN,
 			"libaio: without direct=1: the kernel does buffered I/O synchronously "
 			"inside io_submit, so iodepth=%u will not keep I/O in flight; "
 			"set direct=1 (or use ioengine=io_uring for buffered async I/O)", depth);
 	*state = s;
 	return 0;
-}
-
-static int aio_open_file(void *state, struct iorig_file *f)
-{
-	struct aio_state *s = state;
-	int fd = open(f->path, f->open_flags | O_CLOEXEC);
-
-	if (fd < 0) {
-		int err = errno;
-
-		if (err == EINVAL && (f->open_flags & O_DIRECT))
-			s->host->set_error(s->job, -err,
-				"libaio: cannot open %s with O_DIRECT (direct=1): the filesystem "
-				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support "
-				"O_DIRECT; use direct=0 or put the file on a filesystem that does "
-				"(ext4, xfs)",
-				f->path);
-		else
-			s->host->set_error(s->job, -err, "libaio: cannot open %s: %s",
-				f->path, strerror(err));
-		return -err;
-	}
-	f->fd = fd;
-	return 0;
-}
-
-static int aio_close_file(void *state, struct iorig_file *f)
-{
-	struct aio_state *s = state;
-	int rc = 0;
-
-	if (f->fd < 0)
-		return 0;
-	if (close(f->fd) < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "libaio: cannot close %s: %s", f->path,
-			strerror(-rc));
-	}
-	f->fd = -1;
-	return rc;
 }
 
 static int aio_queue(void *state, struct iorig_io *io)
@@ -247,7 +178,7 @@ static int aio_commit(void *state)
 			memmove(s->pending, s->pending + 1, s->n_pending * sizeof(*s->pending));
 			continue;
 		}
-		s->host->set_error(s->job, rc, "libaio: io_submit of %u I/Os failed: %s",
+		s->fd.host->set_error(s->fd.job, rc, "libaio: io_submit of %u I/Os failed: %s",
 			s->n_pending, strerror(-rc));
 		return rc;
 	}
@@ -267,7 +198,7 @@ static void aio_complete(struct aio_state *s, const struct io_event *ev, struct 
 	else
 		io->result = res;
 	if (io->result < 0)
-		aio_explain(s, io, (int)io->result);
+		fd_file_io_error(&s->fd, io, (int)io->result);
 	*slot = io;
 }
 
@@ -311,7 +242,7 @@ static int aio_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns
 	/* I/O io_submit refused completes first: it never reached the kernel. */
 	while (s->n_failed && n < max) {
 		done[n++] = s->failed[--s->n_failed];
-		aio_explain(s, done[n - 1], (int)done[n - 1]->result);
+		fd_file_io_error(&s->fd, done[n - 1], (int)done[n - 1]->result);
 	}
 	if (s->ring) {
 		n += aio_reap_ring(s, max - n, done + n);
@@ -333,7 +264,7 @@ static int aio_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0) {
-			s->host->set_error(s->job, rc, "libaio: io_getevents failed: %s",
+			s->fd.host->set_error(s->fd.job, rc, "libaio: io_getevents failed: %s",
 				strerror(-rc));
 			return rc;
 		}
@@ -341,60 +272,6 @@ static int aio_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns
 			aio_complete(s, &s->events[i], &done[n + (unsigned)i]);
 		return (int)(n + (unsigned)rc);
 	}
-}
-
-static int aio_fsync(void *state, struct iorig_file *f, int datasync)
-{
-	struct aio_state *s = state;
-	int rc = datasync ? fdatasync(f->fd) : fsync(f->fd);
-
-	if (rc < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "libaio: %s of %s failed: %s",
-			datasync ? "fdatasync" : "fsync", f->path, strerror(-rc));
-	}
-	return rc;
-}
-
-static int aio_invalidate(void *state, struct iorig_file *f)
-{
-	struct aio_state *s = state;
-	int rc = posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-
-	if (rc) {
-		s->host->set_error(s->job, -rc, "libaio: cannot drop cached pages of %s: %s",
-			f->path, strerror(rc));
-		return -rc;
-	}
-	return 0;
-}
-
-/*
- * Size of an existing file, or of a block device (BLKGETSIZE64).  Called
- * before open_file: -ENOENT (no message) when the file is not there yet.
- */
-static int aio_get_size(void *state, struct iorig_file *f, uint64_t *size)
-{
-	struct aio_state *s = state;
-	struct stat st;
-	int fd, rc = 0;
-
-	if (stat(f->path, &st))
-		return -errno;
-	if (!S_ISBLK(st.st_mode)) {
-		*size = (uint64_t)st.st_size;
-		return 0;
-	}
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, BLKGETSIZE64, size)) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "libaio: cannot get the size of %s: %s", f->path,
-			strerror(-rc));
-	}
-	close(fd);
-	return rc;
 }
 
 static const struct iorig_engine aio_engine = {
@@ -408,14 +285,14 @@ static const struct iorig_engine aio_engine = {
 	.io_priv_size = sizeof(struct iocb),
 	.init = aio_init,
 	.cleanup = aio_cleanup,
-	.open_file = aio_open_file,
-	.close_file = aio_close_file,
+	.open_file = fd_file_op_open,
+	.close_file = fd_file_op_close,
 	.queue = aio_queue,
 	.commit = aio_commit,
 	.reap = aio_reap,
-	.fsync = aio_fsync,
-	.invalidate = aio_invalidate,
-	.get_size = aio_get_size,
+	.fsync = fd_file_op_fsync,
+	.invalidate = fd_file_op_invalidate,
+	.get_size = fd_file_op_get_size,
 };
 
 IORIG_ENGINE_DEFINE(aio_engine)

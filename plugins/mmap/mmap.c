@@ -20,6 +20,8 @@
 
 #include <iorig/engine.h>
 
+#include "fd_file.h"
+
 /* One mapped file; f->engine_file points at its slot in maps[]. */
 struct mm_map {
 	uint8_t *addr;  /* NULL when the file is empty */
@@ -27,12 +29,12 @@ struct mm_map {
 };
 
 struct mm_state {
-	const struct iorig_host *host;
-	struct iorig_job_handle *job;
+	struct fd_engine fd; /* first: the fd_file_op_* ops take the state */
 	uint32_t flags;    /* IORIG_JOB_* */
 	uint32_t nr_files;
 	struct mm_map *maps;
 };
+FD_ENGINE_FIRST(struct mm_state, fd);
 
 static void mm_cleanup(void *state)
 {
@@ -59,8 +61,7 @@ static int mm_init(const struct iorig_job_info *job, const void *opts, void **st
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->host = job->host;
-	s->job = job->handle;
+	fd_engine_init(&s->fd, "mmap", job);
 	s->flags = job->flags;
 	s->nr_files = job->nr_files;
 	s->maps = calloc(job->nr_files ? job->nr_files : 1, sizeof(*s->maps));
@@ -90,7 +91,7 @@ static int mm_map_len(struct mm_state *s, struct iorig_file *f, int fd, int writ
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		s->host->set_error(s->job, -EINVAL,
+		s->fd.host->set_error(s->fd.job, -EINVAL,
 			"mmap: %s is neither a regular file nor a block device; use another "
 			"ioengine for it", f->path);
 		return -EINVAL;
@@ -110,59 +111,56 @@ static int mm_open_file(void *state, struct iorig_file *f)
 	int writable = (f->open_flags & O_ACCMODE) != O_RDONLY;
 	struct mm_map *m;
 	uint64_t len = 0;
-	int fd, rc;
+	int rc;
 
 	if (f->index >= s->nr_files) {
-		s->host->set_error(s->job, -EINVAL,
+		s->fd.host->set_error(s->fd.job, -EINVAL,
 			"mmap: %s has file index %u, expected < %u (core bug)",
 			f->path, f->index, s->nr_files);
 		return -EINVAL;
 	}
 	m = &s->maps[f->index];
-	fd = open(f->path, (f->open_flags & ~O_DIRECT) | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "mmap: cannot open %s: %s", f->path,
-			strerror(-rc));
+	/* No direct I/O through a mapping (init refuses direct=1). */
+	rc = fd_file_open_flags(&s->fd, f, f->open_flags & ~O_DIRECT);
+	if (rc < 0)
 		return rc;
-	}
-	rc = mm_map_len(s, f, fd, writable, &len);
+	rc = mm_map_len(s, f, f->fd, writable, &len);
 	if (rc < 0) {
-		s->host->set_error(s->job, rc, "mmap: cannot find the size of %s to map: %s",
-			f->path, strerror(-rc));
-		close(fd);
-		return rc;
+		s->fd.host->set_error(s->fd.job, rc,
+			"mmap: cannot find the size of %s to map: %s", f->path, strerror(-rc));
+		goto fail;
 	}
 	m->addr = NULL;
 	m->len = 0;
 	if (len) {
 		void *p = mmap(NULL, len, writable ? PROT_READ | PROT_WRITE : PROT_READ,
-			       MAP_SHARED, fd, 0);
+			       MAP_SHARED, f->fd, 0);
 
 		if (p == MAP_FAILED) {
 			rc = -errno;
-			s->host->set_error(s->job, rc,
+			s->fd.host->set_error(s->fd.job, rc,
 				"mmap: cannot map %llu bytes of %s: %s (the filesystem may "
 				"not support shared mappings; use ioengine=psync)",
 				(unsigned long long)len, f->path, strerror(-rc));
-			close(fd);
-			return rc;
+			goto fail;
 		}
 		/* Only a hint: a kernel that ignores it still works. */
 		madvise(p, len, (s->flags & IORIG_JOB_RANDOM) ? MADV_RANDOM : MADV_SEQUENTIAL);
 		m->addr = p;
 		m->len = len;
 	}
-	f->fd = fd;
 	f->engine_file = m;
 	return 0;
+fail:
+	close(f->fd);
+	f->fd = -1;
+	return rc;
 }
 
 static int mm_close_file(void *state, struct iorig_file *f)
 {
 	struct mm_state *s = state;
 	struct mm_map *m = f->engine_file;
-	int rc = 0;
 
 	if (m && m->addr)
 		munmap(m->addr, m->len);
@@ -171,13 +169,7 @@ static int mm_close_file(void *state, struct iorig_file *f)
 		m->len = 0;
 	}
 	f->engine_file = NULL;
-	if (f->fd >= 0 && close(f->fd) < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "mmap: cannot close %s: %s", f->path,
-			strerror(-rc));
-	}
-	f->fd = -1;
-	return rc;
+	return fd_file_close(&s->fd, f);
 }
 
 /* Past the end a read is short (0 at EOF, as pread); a write has no room. */
@@ -194,7 +186,7 @@ static int mm_queue(void *state, struct iorig_io *io)
 			io->result = 0;
 			return IORIG_Q_COMPLETED;
 		}
-		s->host->set_error(s->job, -ENOSPC,
+		s->fd.host->set_error(s->fd.job, -ENOSPC,
 			"mmap: write at offset %llu of %s is past the %llu bytes mapped; "
 			"lower size or offset", (unsigned long long)io->offset, io->file->path,
 			(unsigned long long)m->len);
@@ -222,7 +214,7 @@ static int mm_fsync(void *state, struct iorig_file *f, int datasync)
 	if (msync(m->addr, m->len, MS_SYNC) < 0) {
 		int rc = -errno;
 
-		s->host->set_error(s->job, rc, "mmap: msync of %s failed: %s", f->path,
+		s->fd.host->set_error(s->fd.job, rc, "mmap: msync of %s failed: %s", f->path,
 			strerror(-rc));
 		return rc;
 	}
@@ -234,47 +226,10 @@ static int mm_invalidate(void *state, struct iorig_file *f)
 {
 	struct mm_state *s = state;
 	const struct mm_map *m = f->engine_file;
-	int rc;
 
 	if (m && m->addr)
 		madvise(m->addr, m->len, MADV_DONTNEED);
-	if (f->fd < 0)
-		return 0;
-	rc = posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-	if (rc) {
-		s->host->set_error(s->job, -rc, "mmap: cannot drop cached pages of %s: %s",
-			f->path, strerror(rc));
-		return -rc;
-	}
-	return 0;
-}
-
-/*
- * Size of an existing file, or of a block device (BLKGETSIZE64).  Called
- * before open_file: -ENOENT (no message) when the file is not there yet.
- */
-static int mm_get_size(void *state, struct iorig_file *f, uint64_t *size)
-{
-	struct mm_state *s = state;
-	struct stat st;
-	int fd, rc = 0;
-
-	if (stat(f->path, &st))
-		return -errno;
-	if (!S_ISBLK(st.st_mode)) {
-		*size = (uint64_t)st.st_size;
-		return 0;
-	}
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, BLKGETSIZE64, size)) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "mmap: cannot get the size of %s: %s", f->path,
-			strerror(-rc));
-	}
-	close(fd);
-	return rc;
+	return fd_file_invalidate(&s->fd, f);
 }
 
 static const struct iorig_engine mm_engine = {
@@ -283,9 +238,6 @@ static const struct iorig_engine mm_engine = {
 	.version = "1.0",
 	.description = "memcpy to and from a shared mapping of the file (msync for fsync)",
 	.caps = IORIG_CAP_FSYNC | IORIG_CAP_BLOCKDEV,
-	.options = NULL,
-	.options_size = 0,
-	.io_priv_size = 0,
 	.init = mm_init,
 	.cleanup = mm_cleanup,
 	.open_file = mm_open_file,
@@ -293,7 +245,7 @@ static const struct iorig_engine mm_engine = {
 	.queue = mm_queue,
 	.fsync = mm_fsync,
 	.invalidate = mm_invalidate,
-	.get_size = mm_get_size,
+	.get_size = fd_file_op_get_size,
 };
 
 IORIG_ENGINE_DEFINE(mm_engine)

@@ -9,17 +9,17 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <iorig/engine.h>
 
+#include "fd_file.h"
+
 struct psync_state {
-	const struct iorig_host *host;
-	struct iorig_job_handle *handle;
+	struct fd_engine fd; /* first: the fd_file_op_* ops take the state */
 };
+FD_ENGINE_FIRST(struct psync_state, fd);
 
 static int psync_init(const struct iorig_job_info *job, const void *opts, void **state)
 {
@@ -28,8 +28,7 @@ static int psync_init(const struct iorig_job_info *job, const void *opts, void *
 	(void)opts;
 	if (!s)
 		return -ENOMEM;
-	s->host = job->host;
-	s->handle = job->handle;
+	fd_engine_init(&s->fd, "psync", job);
 	*state = s;
 	return 0;
 }
@@ -37,39 +36,6 @@ static int psync_init(const struct iorig_job_info *job, const void *opts, void *
 static void psync_cleanup(void *state)
 {
 	free(state);
-}
-
-static int psync_open_file(void *state, struct iorig_file *f)
-{
-	struct psync_state *s = state;
-	int fd = open(f->path, f->open_flags | O_CLOEXEC);
-	int err = errno;
-
-	if (fd >= 0) {
-		f->fd = fd;
-		return 0;
-	}
-	if (err == EINVAL && (f->open_flags & O_DIRECT))
-		s->host->set_error(s->handle, EINVAL,
-				   "psync: cannot open %s with O_DIRECT (direct=1): the "
-				   "filesystem (e.g. tmpfs) may not support O_DIRECT; use "
-				   "direct=0 or put the file on a filesystem that does",
-				   f->path);
-	else
-		s->host->set_error(s->handle, err, "psync: cannot open %s: %s",
-				   f->path, strerror(err));
-	return -err;
-}
-
-static int psync_close_file(void *state, struct iorig_file *f)
-{
-	int rc = 0;
-
-	(void)state;
-	if (f->fd >= 0 && close(f->fd))
-		rc = -errno;
-	f->fd = -1;
-	return rc;
 }
 
 static int64_t do_trim(struct iorig_io *io)
@@ -120,77 +86,13 @@ static int64_t do_rw(struct iorig_io *io)
 static int psync_queue(void *state, struct iorig_io *io)
 {
 	struct psync_state *s = state;
-	static const char *const what[] = { "read", "write", "trim" };
 	int64_t r;
 
 	r = io->ddir == IORIG_DDIR_TRIM ? do_trim(io) : do_rw(io);
 	io->result = r;
-	if (r < 0) {
-		int direct = io->file->open_flags & O_DIRECT;
-
-		s->host->set_error(s->handle, (int)-r,
-				   "psync: %s of %llu bytes at offset %llu of %s failed: %s%s",
-				   what[io->ddir <= IORIG_DDIR_TRIM ? io->ddir : 0],
-				   (unsigned long long)io->len,
-				   (unsigned long long)io->offset, io->file->path,
-				   strerror((int)-r),
-				   r == -EINVAL && direct
-					   ? " (direct=1 needs bs, offset and buffers aligned "
-					     "to the device's logical block size)"
-					   : "");
-	}
+	if (r < 0)
+		fd_file_io_error(&s->fd, io, (int)r);
 	return IORIG_Q_COMPLETED;
-}
-
-static int psync_fsync(void *state, struct iorig_file *f, int datasync)
-{
-	(void)state;
-	if (datasync ? fdatasync(f->fd) : fsync(f->fd))
-		return -errno;
-	return 0;
-}
-
-/* Drop f's pages from the page cache so reads hit the device. */
-static int psync_invalidate(void *state, struct iorig_file *f)
-{
-	struct psync_state *s = state;
-	int fd = f->fd >= 0 ? f->fd : open(f->path, O_RDONLY | O_CLOEXEC);
-	int rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	/* Needs CAP_SYS_ADMIN; fadvise already did the part we may do. */
-	if (!rc && f->is_blockdev)
-		(void)ioctl(fd, BLKFLSBUF, 0);
-	if (fd != f->fd)
-		close(fd);
-	if (rc)
-		s->host->set_error(s->handle, rc, "psync: cannot drop cached pages of %s: %s",
-				   f->path, strerror(rc));
-	return -rc;
-}
-
-/* Called before open_file: -ENOENT (no message) when the file is not there. */
-static int psync_get_size(void *state, struct iorig_file *f, uint64_t *size)
-{
-	struct stat st;
-	int fd, rc = 0;
-
-	(void)state;
-	if (stat(f->path, &st))
-		return -errno;
-	if (!S_ISBLK(st.st_mode)) {
-		*size = (uint64_t)st.st_size;
-		return 0;
-	}
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, BLKGETSIZE64, size))
-		rc = -errno;
-	close(fd);
-	return rc;
 }
 
 static const struct iorig_engine psync_engine = {
@@ -201,12 +103,12 @@ static const struct iorig_engine psync_engine = {
 	.caps = IORIG_CAP_DIRECT | IORIG_CAP_FSYNC | IORIG_CAP_TRIM | IORIG_CAP_BLOCKDEV,
 	.init = psync_init,
 	.cleanup = psync_cleanup,
-	.open_file = psync_open_file,
-	.close_file = psync_close_file,
+	.open_file = fd_file_op_open,
+	.close_file = fd_file_op_close,
 	.queue = psync_queue,
-	.fsync = psync_fsync,
-	.invalidate = psync_invalidate,
-	.get_size = psync_get_size,
+	.fsync = fd_file_op_fsync,
+	.invalidate = fd_file_op_invalidate,
+	.get_size = fd_file_op_get_size,
 };
 
 IORIG_ENGINE_DEFINE(psync_engine)

@@ -17,25 +17,24 @@
 #define _GNU_SOURCE /* O_DIRECT, splice, pipe sizes */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <iorig/engine.h>
 
+#include "fd_file.h"
+
 struct sp_state {
-	const struct iorig_host *host;
-	struct iorig_job_handle *job;
+	struct fd_engine fd; /* first: the fd_file_op_* ops take the state */
 	int pipe_rd;
 	int pipe_wr;
 	size_t pipe_size;  /* bytes the pipe holds: the most one splice moves */
 	uint64_t max_bs;
 };
+FD_ENGINE_FIRST(struct sp_state, fd);
 
 static void sp_close_pipe(struct sp_state *s)
 {
@@ -54,7 +53,7 @@ static int sp_open_pipe(struct sp_state *s)
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		int rc = -errno;
 
-		s->host->set_error(s->job, rc, "splice: cannot create the pipe: %s",
+		s->fd.host->set_error(s->fd.job, rc, "splice: cannot create the pipe: %s",
 			strerror(-rc));
 		return rc;
 	}
@@ -62,7 +61,7 @@ static int sp_open_pipe(struct sp_state *s)
 	s->pipe_wr = p[1];
 	/* Over /proc/sys/fs/pipe-max-size it fails for non-root: then loop. */
 	if (s->max_bs <= INT32_MAX && fcntl(s->pipe_wr, F_SETPIPE_SZ, (int)s->max_bs) < 0)
-		s->host->log(s->job, IORIG_LOG_DEBUG,
+		s->fd.host->log(s->fd.job, IORIG_LOG_DEBUG,
 			"splice: pipe not grown to %llu bytes (%s): transfers loop",
 			(unsigned long long)s->max_bs, strerror(errno));
 	sz = fcntl(s->pipe_wr, F_GETPIPE_SZ);
@@ -89,8 +88,7 @@ static int sp_init(const struct iorig_job_info *job, const void *opts, void **st
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->host = job->host;
-	s->job = job->handle;
+	fd_engine_init(&s->fd, "splice", job);
 	s->max_bs = job->max_bs;
 	s->pipe_rd = s->pipe_wr = -1;
 	rc = sp_open_pipe(s);
@@ -98,49 +96,9 @@ static int sp_init(const struct iorig_job_info *job, const void *opts, void **st
 		free(s);
 		return rc;
 	}
-	s->host->log(s->job, IORIG_LOG_DEBUG, "splice: pipe holds %zu bytes", s->pipe_size);
+	s->fd.host->log(s->fd.job, IORIG_LOG_DEBUG, "splice: pipe holds %zu bytes", s->pipe_size);
 	*state = s;
 	return 0;
-}
-
-static int sp_open_file(void *state, struct iorig_file *f)
-{
-	struct sp_state *s = state;
-	int fd = open(f->path, f->open_flags | O_CLOEXEC);
-
-	if (fd < 0) {
-		int err = errno;
-
-		if (err == EINVAL && (f->open_flags & O_DIRECT))
-			s->host->set_error(s->job, -err,
-				"splice: cannot open %s with O_DIRECT (direct=1): the filesystem "
-				"(tmpfs before Linux 6.6, procfs, some FUSE) may not support "
-				"O_DIRECT; use direct=0 or put the file on a filesystem that does "
-				"(ext4, xfs)",
-				f->path);
-		else
-			s->host->set_error(s->job, -err, "splice: cannot open %s: %s",
-				f->path, strerror(err));
-		return -err;
-	}
-	f->fd = fd;
-	return 0;
-}
-
-static int sp_close_file(void *state, struct iorig_file *f)
-{
-	struct sp_state *s = state;
-	int rc = 0;
-
-	if (f->fd < 0)
-		return 0;
-	if (close(f->fd) < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "splice: cannot close %s: %s", f->path,
-			strerror(-rc));
-	}
-	f->fd = -1;
-	return rc;
 }
 
 /* Move exactly n bytes that are in the pipe into buf. */
@@ -234,11 +192,6 @@ static int64_t sp_write(struct sp_state *s, struct iorig_io *io)
 	return (int64_t)done;
 }
 
-static const char *ddir_name(uint32_t ddir)
-{
-	return ddir == IORIG_DDIR_WRITE ? "write" : ddir == IORIG_DDIR_READ ? "read" : "trim";
-}
-
 static int sp_queue(void *state, struct iorig_io *io)
 {
 	struct sp_state *s = state;
@@ -252,78 +205,15 @@ static int sp_queue(void *state, struct iorig_io *io)
 		return -EOPNOTSUPP; /* no IORIG_CAP_TRIM: the core never sends one */
 	if (io->result >= 0)
 		return IORIG_Q_COMPLETED;
-	if (io->result == -EINVAL && (f->open_flags & O_DIRECT))
-		s->host->set_error(s->job, (int)io->result,
-			"splice: %s of %llu bytes at offset %llu of %s failed: %s (direct=1 "
-			"needs bs, offset and buffers aligned to the device's logical block "
-			"size, see blockdev --getss; fix bs/offset or use direct=0)",
-			ddir_name(io->ddir), (unsigned long long)io->len,
-			(unsigned long long)io->offset, f->path, strerror(EINVAL));
-	else if (io->result == -EINVAL)
-		s->host->set_error(s->job, (int)io->result,
+	/* Without O_DIRECT, EINVAL means no splice here, not misalignment. */
+	if (io->result == -EINVAL && !(f->open_flags & O_DIRECT))
+		s->fd.host->set_error(s->fd.job, (int)io->result,
 			"splice: %s of %s failed: %s (this file type or filesystem does "
-			"not support splice; use ioengine=psync)", ddir_name(io->ddir), f->path,
-			strerror(EINVAL));
+			"not support splice; use ioengine=psync)", fd_file_ddir_name(io->ddir),
+			f->path, strerror(EINVAL));
 	else
-		s->host->set_error(s->job, (int)io->result,
-			"splice: %s of %llu bytes at offset %llu of %s failed: %s",
-			ddir_name(io->ddir), (unsigned long long)io->len,
-			(unsigned long long)io->offset, f->path, strerror((int)-io->result));
+		fd_file_io_error(&s->fd, io, (int)io->result);
 	return IORIG_Q_COMPLETED;
-}
-
-static int sp_fsync(void *state, struct iorig_file *f, int datasync)
-{
-	struct sp_state *s = state;
-	int rc = datasync ? fdatasync(f->fd) : fsync(f->fd);
-
-	if (rc < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "splice: %s of %s failed: %s",
-			datasync ? "fdatasync" : "fsync", f->path, strerror(-rc));
-	}
-	return rc;
-}
-
-static int sp_invalidate(void *state, struct iorig_file *f)
-{
-	struct sp_state *s = state;
-	int rc = posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-
-	if (rc) {
-		s->host->set_error(s->job, -rc, "splice: cannot drop cached pages of %s: %s",
-			f->path, strerror(rc));
-		return -rc;
-	}
-	return 0;
-}
-
-/*
- * Size of an existing file, or of a block device (BLKGETSIZE64).  Called
- * before open_file: -ENOENT (no message) when the file is not there yet.
- */
-static int sp_get_size(void *state, struct iorig_file *f, uint64_t *size)
-{
-	struct sp_state *s = state;
-	struct stat st;
-	int fd, rc = 0;
-
-	if (stat(f->path, &st))
-		return -errno;
-	if (!S_ISBLK(st.st_mode)) {
-		*size = (uint64_t)st.st_size;
-		return 0;
-	}
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, BLKGETSIZE64, size)) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "splice: cannot get the size of %s: %s", f->path,
-			strerror(-rc));
-	}
-	close(fd);
-	return rc;
 }
 
 static const struct iorig_engine sp_engine = {
@@ -332,17 +222,14 @@ static const struct iorig_engine sp_engine = {
 	.version = "1.0",
 	.description = "splice/vmsplice through a pipe instead of read/write copies",
 	.caps = IORIG_CAP_FSYNC | IORIG_CAP_BLOCKDEV,
-	.options = NULL,
-	.options_size = 0,
-	.io_priv_size = 0,
 	.init = sp_init,
 	.cleanup = sp_cleanup,
-	.open_file = sp_open_file,
-	.close_file = sp_close_file,
+	.open_file = fd_file_op_open,
+	.close_file = fd_file_op_close,
 	.queue = sp_queue,
-	.fsync = sp_fsync,
-	.invalidate = sp_invalidate,
-	.get_size = sp_get_size,
+	.fsync = fd_file_op_fsync,
+	.invalidate = fd_file_op_invalidate,
+	.get_size = fd_file_op_get_size,
 };
 
 IORIG_ENGINE_DEFINE(sp_engine)

@@ -10,8 +10,12 @@
 #ifndef IORIG_TEST_ENGINE_HARNESS_H
 #define IORIG_TEST_ENGINE_HARNESS_H
 
+/* cmocka wants these first; every engine test uses cmocka. */
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
 
 #include <iorig/engine.h>
 
@@ -20,6 +24,8 @@
 
 /* Directory for test files: ext4/xfs under /var/tmp has O_DIRECT, tmpfs not. */
 #define EH_DIR "/var/tmp"
+
+#define EH_MB (1024u * 1024u)
 
 struct eh_params {
 	const char *engine;
@@ -57,6 +63,12 @@ struct eh {
 uint8_t eh_pattern_byte(uint64_t seed, uint64_t off);
 void eh_fill(uint8_t *buf, uint64_t len, uint64_t off, uint64_t seed);
 
+/*
+ * EH_DIR/iorig-ENGINE-PID-WHAT: a test file no other run or test uses.
+ * The string lives in a static buffer, valid until the next call.
+ */
+const char *eh_path(const char *engine, const char *what);
+
 /* Create (or reuse) a file of size bytes: sparse, so reads see zeros. */
 int eh_make_file(const char *path, uint64_t size);
 
@@ -66,6 +78,8 @@ int eh_make_file(const char *path, uint64_t size);
  */
 int eh_setup(struct eh *h, const struct eh_params *p);
 int eh_open(struct eh *h);
+/* eh_setup and eh_open, asserting both succeed (printing the message). */
+void eh_start(struct eh *h, const struct eh_params *p);
 /* Error message the engine recorded through host->set_error, or "". */
 const char *eh_errmsg(const struct eh *h);
 void eh_teardown(struct eh *h);
@@ -86,19 +100,43 @@ int64_t eh_pread_check(const char *path, uint64_t off, uint64_t len, uint64_t se
  * The standard check, with cmocka asserts: create the file (unless it is a
  * device), write the whole region with up to depth in flight, fsync, read
  * it back through the engine and compare every byte, check that a wrong
- * seed is detected, and read it with pread to prove the data reached the
- * file.  For async engines also check that depth I/Os were in flight and
- * that every one came back through reap.  The file is removed.
+ * seed is detected, read it with pread to prove the data reached the file,
+ * and check the engine's get_size.  For async engines also check that
+ * depth I/Os were in flight and that every one came back through reap.
+ * The file is removed.
  */
 void eh_roundtrip(const struct eh_params *p);
 
 /*
- * Attach a loop device over a sparse image of size bytes.  0 with dev and
- * img filled, or -1 with the reason in why (the caller skips).
+ * Checks every async engine must pass, on a file of p->size bytes that
+ * they create and remove.  burst: p->depth I/Os queued, one commit, one
+ * reap(min = max = depth) brings back exactly those, for a write, a read
+ * and a second write, and nothing is left to reap.  misaligned: with
+ * direct=1 a write at an odd offset fails with -EINVAL and the message
+ * names the file and the logical block size.
  */
-int eh_loop_attach(uint64_t size, char *dev, size_t devlen, char *img, size_t imglen,
-		   char *why, size_t whylen);
-void eh_loop_detach(const char *dev, const char *img);
+void eh_burst_check(const struct eh_params *p);
+void eh_misaligned_check(const struct eh_params *p);
+
+/*
+ * The same checks as cmocka tests with the usual sizes (depth 32 and 4,
+ * bs 4096, direct=1), for cmocka_unit_test_prestate(eh_test_burst, "ENGINE").
+ */
+void eh_test_burst(void **state);
+void eh_test_misaligned(void **state);
+
+/* get_size of p->path through the engine (asserting it succeeds). */
+uint64_t eh_get_size(const struct eh_params *p);
+
+/* A loop device over a sparse image under EH_DIR. */
+struct eh_loop {
+	char dev[64];
+	char img[256];
+};
+
+/* Attach one of size bytes, or skip the test (needs root and losetup). */
+void eh_loop_or_skip(struct eh_loop *l, uint64_t size);
+void eh_loop_detach(const struct eh_loop *l);
 
 /*
  * cmocka group teardown: detach a loop device and remove files a failed

@@ -4,13 +4,6 @@
  * nonvectored, force_async), 32 in flight reaped by one call, a loop block
  * device, and the refusal of option combinations that cannot work.
  */
-#define _GNU_SOURCE
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,21 +11,11 @@
 
 #include "harness.h"
 
-#define MB (1024u * 1024u)
-
-static char path[256];
-
-static const char *tpath(const char *what)
-{
-	snprintf(path, sizeof(path), EH_DIR "/iorig-io_uring-%d-%s", (int)getpid(), what);
-	return path;
-}
-
 /* Round trip buffered and direct with the given options. */
 static void both(const char *what, const char *const *kv)
 {
-	struct eh_params p = { .engine = "io_uring", .path = tpath(what), .size = 8 * MB,
-			       .bs = 4096, .depth = 32, .kv = kv };
+	struct eh_params p = { .engine = "io_uring", .path = eh_path("io_uring", what),
+			       .size = 8 * EH_MB, .bs = 4096, .depth = 32, .kv = kv };
 
 	eh_roundtrip(&p);
 	p.direct = 1;
@@ -47,8 +30,8 @@ static void test_default(void **state)
 
 static void test_large_bs(void **state)
 {
-	struct eh_params p = { .engine = "io_uring", .path = tpath("large"), .size = 16 * MB,
-			       .bs = 1 * MB, .depth = 8, .direct = 1 };
+	struct eh_params p = { .engine = "io_uring", .path = eh_path("io_uring", "large"),
+			       .size = 16 * EH_MB, .bs = 1 * EH_MB, .depth = 8, .direct = 1 };
 
 	(void)state;
 	eh_roundtrip(&p);
@@ -108,35 +91,23 @@ static void test_all_together(void **state)
 	both("all", kv);
 }
 
-/* 32 queued, one commit, one reap(min 32) brings back exactly those 32. */
-static void test_burst_32(void **state)
+/* eh_test_burst, with the kernel thread taking the submissions. */
+static void test_burst_sqpoll(void **state)
 {
 	static const char *const sqpoll[] = { "sqthread_poll", "1", NULL };
-	const char *const *variants[] = { NULL, sqpoll };
+	struct eh_params p = { .engine = "io_uring", .path = eh_path("io_uring", "burst"),
+			       .size = 4 * EH_MB, .bs = 4096, .depth = 32, .direct = 1,
+			       .kv = sqpoll };
 
 	(void)state;
-	for (int v = 0; v < 2; v++) {
-		struct eh_params p = { .engine = "io_uring", .path = tpath("burst"),
-				       .size = 4 * MB, .bs = 4096, .depth = 32, .direct = 1,
-				       .kv = variants[v] };
-		struct eh h;
-
-		assert_int_equal(eh_make_file(p.path, p.size), 0);
-		assert_int_equal(eh_setup(&h, &p), 0);
-		assert_int_equal(eh_open(&h), 0);
-		assert_int_equal(eh_burst(&h, IORIG_DDIR_WRITE, 0, 5), 32);
-		assert_int_equal(eh_burst(&h, IORIG_DDIR_READ, 0, 5), 32);
-		assert_int_equal(eh_pread_check(p.path, 0, 32 * 4096, 5), 0);
-		assert_int_equal(eng_reap(h.e, h.state, 0, 32, 0, h.done), 0);
-		eh_teardown(&h);
-		unlink(p.path);
-	}
+	eh_burst_check(&p);
 }
 
 static void expect_refused(const char *const *kv, int direct, const char *needle)
 {
-	struct eh_params p = { .engine = "io_uring", .path = tpath("refused"), .size = 1 * MB,
-			       .bs = 4096, .depth = 4, .direct = direct, .kv = kv };
+	struct eh_params p = { .engine = "io_uring", .path = eh_path("io_uring", "refused"),
+			       .size = 1 * EH_MB, .bs = 4096, .depth = 4, .direct = direct,
+			       .kv = kv };
 	struct eh h;
 
 	assert_int_equal(eh_setup(&h, &p), -EINVAL);
@@ -163,15 +134,14 @@ static void test_bad_combinations(void **state)
 static void test_hipri_direct(void **state)
 {
 	static const char *const kv[] = { "hipri", "1", NULL };
-	struct eh_params p = { .engine = "io_uring", .path = tpath("hipri"), .size = 1 * MB,
-			       .bs = 4096, .depth = 8, .direct = 1, .kv = kv };
+	struct eh_params p = { .engine = "io_uring", .path = eh_path("io_uring", "hipri"),
+			       .size = 1 * EH_MB, .bs = 4096, .depth = 8, .direct = 1, .kv = kv };
 	struct eh h;
 	int64_t rc;
 
 	(void)state;
 	assert_int_equal(eh_make_file(p.path, p.size), 0);
-	assert_int_equal(eh_setup(&h, &p), 0);
-	assert_int_equal(eh_open(&h), 0);
+	eh_start(&h, &p);
 	rc = eh_run(&h, IORIG_DDIR_WRITE, 0, p.size, 9);
 	if (rc == 0)
 		rc = eh_run(&h, IORIG_DDIR_READ, 0, p.size, 9);
@@ -188,34 +158,15 @@ static void test_hipri_direct(void **state)
 	unlink(p.path);
 }
 
-static void test_direct_misaligned(void **state)
-{
-	struct eh_params p = { .engine = "io_uring", .path = tpath("misal"), .size = 1 * MB,
-			       .bs = 4096, .depth = 4, .direct = 1 };
-	struct eh h;
-
-	(void)state;
-	assert_int_equal(eh_make_file(p.path, p.size), 0);
-	assert_int_equal(eh_setup(&h, &p), 0);
-	assert_int_equal(eh_open(&h), 0);
-	assert_int_equal(eh_run(&h, IORIG_DDIR_WRITE, 512 + 100, 4096, 0), -EINVAL);
-	assert_non_null(strstr(eh_errmsg(&h), "logical block size"));
-	eh_teardown(&h);
-	unlink(p.path);
-}
-
 static void test_blockdev(void **state)
 {
 	static const char *const fixed[] = { "fixedbufs", "1", "registerfiles", "1", NULL };
-	char dev[64], img[256], why[256];
-	struct eh_params p = { .engine = "io_uring", .size = 16 * MB, .bs = 4096, .depth = 32 };
+	struct eh_params p = { .engine = "io_uring", .size = 16 * EH_MB, .bs = 4096, .depth = 32 };
+	struct eh_loop l;
 
 	(void)state;
-	if (eh_loop_attach(64 * MB, dev, sizeof(dev), img, sizeof(img), why, sizeof(why))) {
-		print_message("skip: %s\n", why);
-		skip();
-	}
-	p.path = dev;
+	eh_loop_or_skip(&l, 64 * EH_MB);
+	p.path = l.dev;
 	p.direct = 1;
 	eh_roundtrip(&p);
 	p.kv = fixed;
@@ -223,7 +174,7 @@ static void test_blockdev(void **state)
 	p.direct = 0;
 	p.kv = NULL;
 	eh_roundtrip(&p);
-	eh_loop_detach(dev, img);
+	eh_loop_detach(&l);
 }
 
 int main(void)
@@ -237,10 +188,11 @@ int main(void)
 		cmocka_unit_test(test_nonvectored),
 		cmocka_unit_test(test_force_async),
 		cmocka_unit_test(test_all_together),
-		cmocka_unit_test(test_burst_32),
+		cmocka_unit_test_prestate(eh_test_burst, "io_uring"),
+		cmocka_unit_test(test_burst_sqpoll),
 		cmocka_unit_test(test_bad_combinations),
 		cmocka_unit_test(test_hipri_direct),
-		cmocka_unit_test(test_direct_misaligned),
+		cmocka_unit_test_prestate(eh_test_misaligned, "io_uring"),
 		cmocka_unit_test(test_blockdev),
 	};
 

@@ -3,35 +3,16 @@
  * sizes), read-only mappings, reads past the end, direct=1 refused, and a
  * loop block device.
  */
-#define _GNU_SOURCE
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
 
-#define MB (1024u * 1024u)
-
-static char path[256];
-
-static const char *tpath(const char *what)
-{
-	snprintf(path, sizeof(path), EH_DIR "/iorig-mmap-%d-%s", (int)getpid(), what);
-	return path;
-}
-
 static void test_roundtrip(void **state)
 {
-	struct eh_params p = { .engine = "mmap", .path = tpath("seq"), .size = 8 * MB,
-			       .bs = 4096, .depth = 1 };
+	struct eh_params p = { .engine = "mmap", .path = eh_path("mmap", "seq"),
+			       .size = 8 * EH_MB, .bs = 4096, .depth = 1 };
 
 	(void)state;
 	eh_roundtrip(&p);
@@ -39,7 +20,7 @@ static void test_roundtrip(void **state)
 	p.bs = 64 * 1024;
 	eh_roundtrip(&p);
 	/* Block and file sizes that are not page multiples. */
-	p.size = 3 * MB + 777;
+	p.size = 3 * EH_MB + 777;
 	p.bs = 12345;
 	eh_roundtrip(&p);
 }
@@ -47,14 +28,13 @@ static void test_roundtrip(void **state)
 /* A file shorter than the job's size grows (a store past EOF is SIGBUS). */
 static void test_grows_short_file(void **state)
 {
-	struct eh_params p = { .engine = "mmap", .path = tpath("grow"), .size = 2 * MB,
-			       .bs = 4096, .depth = 1 };
+	struct eh_params p = { .engine = "mmap", .path = eh_path("mmap", "grow"),
+			       .size = 2 * EH_MB, .bs = 4096, .depth = 1 };
 	struct eh h;
 
 	(void)state;
 	assert_int_equal(eh_make_file(p.path, 4096), 0);
-	assert_int_equal(eh_setup(&h, &p), 0);
-	assert_int_equal(eh_open(&h), 0);
+	eh_start(&h, &p);
 	assert_int_equal(eh_run(&h, IORIG_DDIR_WRITE, 0, p.size, 4), 0);
 	assert_int_equal(eng_fsync(h.e, h.state, &h.file, 0), 0);
 	eh_teardown(&h);
@@ -64,21 +44,19 @@ static void test_grows_short_file(void **state)
 
 static void test_read_only(void **state)
 {
-	struct eh_params w = { .engine = "mmap", .path = tpath("ro"), .size = 1 * MB,
-			       .bs = 8192, .depth = 1 };
+	struct eh_params w = { .engine = "mmap", .path = eh_path("mmap", "ro"),
+			       .size = 1 * EH_MB, .bs = 8192, .depth = 1 };
 	struct eh_params r = w;
 	struct eh h;
 
 	(void)state;
 	assert_int_equal(eh_make_file(w.path, w.size), 0);
-	assert_int_equal(eh_setup(&h, &w), 0);
-	assert_int_equal(eh_open(&h), 0);
+	eh_start(&h, &w);
 	assert_int_equal(eh_run(&h, IORIG_DDIR_WRITE, 0, w.size, 11), 0);
 	eh_teardown(&h);
 
 	r.read_only = 1;
-	assert_int_equal(eh_setup(&h, &r), 0);
-	assert_int_equal(eh_open(&h), 0);
+	eh_start(&h, &r);
 	assert_int_equal(eh_run(&h, IORIG_DDIR_READ, 0, r.size, 11), 0);
 	/* Past the end of a read-only file: a short read, then EOF. */
 	h.ios[0].ddir = IORIG_DDIR_READ;
@@ -95,8 +73,8 @@ static void test_read_only(void **state)
 
 static void test_direct_refused(void **state)
 {
-	struct eh_params p = { .engine = "mmap", .path = tpath("direct"), .size = 1 * MB,
-			       .bs = 4096, .depth = 1, .direct = 1 };
+	struct eh_params p = { .engine = "mmap", .path = eh_path("mmap", "direct"),
+			       .size = 1 * EH_MB, .bs = 4096, .depth = 1, .direct = 1 };
 	struct eh h;
 
 	(void)state;
@@ -107,25 +85,15 @@ static void test_direct_refused(void **state)
 
 static void test_blockdev(void **state)
 {
-	char dev[64], img[256], why[256];
-	struct eh_params p = { .engine = "mmap", .size = 16 * MB, .bs = 65536, .depth = 1 };
-	struct iorig_file f = { .fd = -1 };
-	uint64_t size = 0;
-	struct eh h;
+	struct eh_params p = { .engine = "mmap", .size = 16 * EH_MB, .bs = 65536, .depth = 1 };
+	struct eh_loop l;
 
 	(void)state;
-	if (eh_loop_attach(32 * MB, dev, sizeof(dev), img, sizeof(img), why, sizeof(why))) {
-		print_message("skip: %s\n", why);
-		skip();
-	}
-	p.path = dev;
+	eh_loop_or_skip(&l, 32 * EH_MB);
+	p.path = l.dev;
 	eh_roundtrip(&p);
-	assert_int_equal(eh_setup(&h, &p), 0);
-	f.path = dev;
-	assert_int_equal(eng_get_size(h.e, h.state, &f, &size), 0);
-	eh_teardown(&h);
-	eh_loop_detach(dev, img);
-	assert_int_equal(size, 32 * MB);
+	assert_int_equal(eh_get_size(&p), 32 * EH_MB);
+	eh_loop_detach(&l);
 }
 
 int main(void)

@@ -20,7 +20,7 @@
 #define LT_UNUSED __attribute__((unused))
 
 struct lt_opts {
-	int verify;
+	int checked;
 	int64_t depth;
 	uint64_t chunk;
 	uint64_t delay;
@@ -31,7 +31,7 @@ struct lt_opts {
 LT_UNUSED static const char *const lt_modes[] = { "fast", "slow", NULL };
 
 LT_UNUSED static const struct iorig_option lt_options[] = {
-	{ "verify", IORIG_OPT_BOOL, offsetof(struct lt_opts, verify), "1", 0, 0, NULL,
+	{ "checked", IORIG_OPT_BOOL, offsetof(struct lt_opts, checked), "1", 0, 0, NULL,
 	  "check data" },
 	{ "depth", IORIG_OPT_INT, offsetof(struct lt_opts, depth), "8", 1, 64, NULL,
 	  "queue depth" },

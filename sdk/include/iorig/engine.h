@@ -236,20 +236,41 @@ struct iorig_engine {
 typedef const struct iorig_engine *(*iorig_engine_entry_fn)(
 	uint32_t host_abi_major, uint32_t host_abi_minor);
 
+/*
+ * The macro expands in the engine's own file, outside this header's
+ * extern "C" block: a C++ engine needs the linkage spelled out, or the
+ * entry symbol would be mangled and the core would not find it.
+ */
+#ifdef __cplusplus
+#define IORIG_EXTERN_C extern "C"
+#else
+#define IORIG_EXTERN_C
+#endif
+
 #define IORIG_ENGINE_DEFINE(desc)                                            \
-	IORIG_EXPORT const struct iorig_engine *iorig_engine_entry(          \
-		uint32_t host_abi_major, uint32_t host_abi_minor);           \
-	IORIG_EXPORT const struct iorig_engine *iorig_engine_entry(          \
-		uint32_t host_abi_major, uint32_t host_abi_minor)            \
+	IORIG_EXTERN_C IORIG_EXPORT const struct iorig_engine *             \
+	iorig_engine_entry(uint32_t host_abi_major, uint32_t host_abi_minor); \
+	IORIG_EXTERN_C IORIG_EXPORT const struct iorig_engine *             \
+	iorig_engine_entry(uint32_t host_abi_major, uint32_t host_abi_minor) \
 	{                                                                    \
 		(void)host_abi_minor;                                        \
 		return host_abi_major == IORIG_ABI_MAJOR ? &(desc) : NULL;  \
 	}
 
-/* Fill the header fields of a descriptor. */
+/*
+ * Fill the header fields of a descriptor; put it first in the
+ * initializer.  C and C++20 get designated initializers.  C++17 has none,
+ * so there it is positional and the rest of the descriptor must be
+ * positional too (in field order), or assigned in code.
+ */
+#if defined(__cplusplus) && __cplusplus < 202002L
+#define IORIG_ENGINE_HEADER                                                  \
+	sizeof(struct iorig_engine), IORIG_ABI_MAJOR, IORIG_ABI_MINOR
+#else
 #define IORIG_ENGINE_HEADER                                                  \
 	.struct_size = sizeof(struct iorig_engine),                          \
 	.abi_major = IORIG_ABI_MAJOR, .abi_minor = IORIG_ABI_MINOR
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,591 @@
+#!/usr/bin/env python3
+"""fio compatibility: fio command lines and INI job files run as they are.
+
+The commands and the job file of issue 6 run shrunk (a test file instead of
+a device, small sizes, short runtimes); parsed values are checked through
+`iorig validate --show-jobs`, moved data through the JSON report.
+
+Usage: test_fio.py TEST_NAME   (exit 0 pass, 1 fail, 77 skip)
+Environment: IORIG (the binary), IORIG_PLUGIN_PATH (built engines).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+IORIG = os.environ.get("IORIG", "iorig")
+PLUGINS = os.environ.get("IORIG_PLUGIN_PATH", "")
+SKIP = 77
+MiB = 1 << 20
+
+ISSUE_JOB_FILE = """[global]
+ioengine=libaio
+iodepth=128
+time_based
+direct=1
+thread=1
+group_reporting
+randrepeat=0
+norandommap
+numjobs=32
+timeout=6000
+runtime=120
+
+[randread-4k]
+rw=randread
+bs=4k
+filename=/dev/sdb
+rwmixread=100
+stonewall
+
+[randwrite-4k]
+rw=randwrite
+bs=4k
+filename=/dev/sdb
+stonewall
+
+[read-512k]
+rw=read
+bs=512k
+filename=/dev/sdb
+stonewall
+
+[write-512k]
+rw=write
+bs=512k
+filename=/dev/sdb
+stonewall
+"""
+
+
+class Skip(Exception):
+    pass
+
+
+def fail(msg):
+    raise AssertionError(msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def run(args, cwd=None, env=None, timeout=120):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([IORIG] + list(args), capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd, env=e)
+
+
+def ok(args, **kw):
+    p = run(args, **kw)
+    if p.returncode != 0:
+        fail(f"iorig {' '.join(args)}: exit {p.returncode}\nstderr:\n{p.stderr}\n"
+             f"stdout:\n{p.stdout[:2000]}")
+    return p
+
+
+def run_json(args, **kw):
+    p = ok(["--output-format=json"] + list(args), **kw)
+    try:
+        return json.loads(p.stdout), p
+    except json.JSONDecodeError as e:
+        fail(f"stdout is not JSON ({e}):\n{p.stdout[:2000]}")
+
+
+def usage_error(args, *needles, **kw):
+    """iorig must exit 2 with one error line containing every needle."""
+    p = run(args, **kw)
+    check(p.returncode == 2, f"iorig {' '.join(args)}: exit {p.returncode}, expected 2\n"
+          f"{p.stderr}")
+    for n in needles:
+        check(n in p.stderr, f"iorig {' '.join(args)}: '{n}' not in the message:\n{p.stderr}")
+    return p
+
+
+def show_jobs(args, **kw):
+    """Parsed jobs from `iorig validate --show-jobs`: [{'name', 'group', key: value}]."""
+    p = ok(["validate", "--show-jobs"] + list(args), **kw)
+    jobs = []
+    for line in p.stdout.splitlines():
+        m = re.match(r"job (\d+) '(.*)' group (\d+)$", line)
+        if m:
+            jobs.append({"index": int(m[1]), "name": m[2], "group": int(m[3])})
+        elif line.startswith("  ") and " = " in line:
+            k, v = line.strip().split(" = ", 1)
+            jobs[-1][k] = v
+    check(jobs, f"no jobs shown:\n{p.stdout}")
+    return jobs, p
+
+
+def have_engine(name):
+    return any(os.path.exists(os.path.join(d, name + ".so")) for d in PLUGINS.split(":") if d)
+
+
+def need_engine(name):
+    if not have_engine(name):
+        raise Skip(f"engine {name} not built")
+
+
+def need_direct(d):
+    try:
+        fd = os.open(os.path.join(d, ".direct-probe"), os.O_CREAT | os.O_RDWR | os.O_DIRECT)
+        os.close(fd)
+    except OSError:
+        raise Skip("no O_DIRECT in the temporary directory")
+    finally:
+        try:
+            os.unlink(os.path.join(d, ".direct-probe"))
+        except OSError:
+            pass
+
+
+def make_file(path, size):
+    with open(path, "wb") as f:
+        f.write(os.urandom(size))
+
+
+def notes(stderr):
+    return [l for l in stderr.splitlines() if l.startswith("iorig: note:")]
+
+
+# ---- the issue's four command lines ------------------------------------------
+
+def t_cmd_write_512k(tmp):
+    """fio -filename=F -direct=1 -iodepth 64 -thread -rw=write -ioengine=libaio -bs=512K
+    -numjobs=8 -runtime=20 -group_reporting -name=test"""
+    need_engine("libaio")
+    need_direct(tmp)
+    f = os.path.join(tmp, "F")
+    make_file(f, 16 * MiB)
+    args = ["-filename=" + f, "-direct=1", "-iodepth", "64", "-thread", "-rw=write",
+            "-ioengine=libaio", "-bs=512K", "-numjobs=8", "-runtime=20", "-group_reporting",
+            "-name=test"]
+    jobs, _ = show_jobs(args)
+    j = jobs[0]
+    check(len(jobs) == 1 and j["name"] == "test", f"jobs {jobs}")
+    expect = {"filename": f, "direct": "1", "iodepth": "64", "rw": "write",
+              "ioengine": "libaio", "bs": "524288,524288,524288", "numjobs": "8",
+              "runtime_ns": str(20 * 10**9), "group_reporting": "1", "time_based": "0"}
+    for k, v in expect.items():
+        check(j[k] == v, f"{k} = {j[k]}, expected {v}")
+    doc, p = run_json(args)
+    check(len(doc["jobs"]) == 1, f"{len(doc['jobs'])} report entries with group_reporting")
+    r = doc["jobs"][0]
+    check(r["jobname"] == "test" and r["groupid"] == 0 and r["error"] == 0, f"job {r['jobname']}")
+    if "iorig" in r and "nr_jobs" in r["iorig"]:
+        check(r["iorig"]["nr_jobs"] == 8, f"nr_jobs {r['iorig']['nr_jobs']}")
+    # No size: each of the 8 jobs writes the whole 16 MiB file once.
+    check(r["write"]["io_bytes"] == 8 * 16 * MiB, f"wrote {r['write']['io_bytes']}")
+    check(r["write"]["total_ios"] == 8 * 16 * MiB // (512 << 10), f"ios {r['write']['total_ios']}")
+    check(r["read"]["io_bytes"] == 0, "a write job read")
+    n = notes(p.stderr)
+    check(len(n) == 1 and "thread" in n[0], f"notes: {n}")
+
+
+def t_cmd_randread_4k(tmp):
+    """fio -filename=F -direct=1 -iodepth 1 -thread -rw=randread -ioengine=libaio -bs=4K
+    -numjobs=1 -runtime=10 -group_reporting -name=test"""
+    need_engine("libaio")
+    need_direct(tmp)
+    f = os.path.join(tmp, "F")
+    make_file(f, 8 * MiB)
+    args = ["-filename=" + f, "-direct=1", "-iodepth", "1", "-thread", "-rw=randread",
+            "-ioengine=libaio", "-bs=4K", "-numjobs=1", "-runtime=10", "-group_reporting",
+            "-name=test"]
+    jobs, _ = show_jobs(args)
+    j = jobs[0]
+    for k, v in {"iodepth": "1", "rw": "randread", "bs": "4096,4096,4096",
+                 "runtime_ns": str(10 * 10**9), "numjobs": "1"}.items():
+        check(j[k] == v, f"{k} = {j[k]}, expected {v}")
+    doc, _ = run_json(args, timeout=60)
+    r = doc["jobs"][0]
+    check(r["jobname"] == "test" and r["error"] == 0, f"job {r['jobname']} error {r['error']}")
+    rd = r["read"]
+    # Random map: every 4k block once, unless the 10 s runtime ended it first.
+    check(0 < rd["io_bytes"] <= 8 * MiB and rd["io_bytes"] % 4096 == 0, f"read {rd['io_bytes']}")
+    check(rd["total_ios"] * 4096 == rd["io_bytes"], f"ios {rd['total_ios']}")
+    check(r["write"]["io_bytes"] == 0, "a read job wrote")
+
+
+def t_cmd_randwrite_iotest(tmp):
+    """fio -direct=1 -iodepth=128 -rw=randwrite -ioengine=libaio -bs=4k -size=1G -numjobs=1
+    -runtime=10 -group_reporting -filename=iotest -name=Rand_Write_Testing  (size 16M)"""
+    need_engine("libaio")
+    need_direct(tmp)
+    args = ["-direct=1", "-iodepth=128", "-rw=randwrite", "-ioengine=libaio", "-bs=4k",
+            "-size=16M", "-numjobs=1", "-runtime=10", "-group_reporting", "-filename=iotest",
+            "-name=Rand_Write_Testing"]
+    jobs, _ = show_jobs(["-size=1G"] + args[:5] + args[6:], cwd=tmp)
+    check(jobs[0]["size"] == str(1 << 30), f"-size=1G read as {jobs[0]['size']}")
+    check(jobs[0]["iodepth"] == "128", f"iodepth {jobs[0]['iodepth']}")
+    doc, _ = run_json(args, cwd=tmp)
+    r = doc["jobs"][0]
+    check(r["jobname"] == "Rand_Write_Testing" and r["error"] == 0, f"job {r['jobname']}")
+    check(r["write"]["io_bytes"] == 16 * MiB, f"wrote {r['write']['io_bytes']}")
+    check(os.path.getsize(os.path.join(tmp, "iotest")) == 16 * MiB, "iotest not 16 MiB in cwd")
+
+
+def t_cmd_randrw_psync(tmp):
+    """fio -filename=F -direct=1 -iodepth 1 -thread -rw=randrw -rwmixread=70 -ioengine=psync
+    -bs=16k -size=1G -numjobs=4 -runtime=10 -group_reporting -name=mytest  (size 16M)"""
+    need_direct(tmp)
+    f = os.path.join(tmp, "F")
+    make_file(f, 16 * MiB)
+    args = ["-filename=" + f, "-direct=1", "-iodepth", "1", "-thread", "-rw=randrw",
+            "-rwmixread=70", "-ioengine=psync", "-bs=16k", "-size=16M", "-numjobs=4",
+            "-runtime=10", "-group_reporting", "-name=mytest"]
+    jobs, _ = show_jobs(args)
+    for k, v in {"rw": "randrw", "rwmixread": "70", "numjobs": "4", "ioengine": "psync",
+                 "bs": "16384,16384,16384", "size": str(16 * MiB)}.items():
+        check(jobs[0][k] == v, f"{k} = {jobs[0][k]}, expected {v}")
+    doc, _ = run_json(args)
+    check(len(doc["jobs"]) == 1, f"{len(doc['jobs'])} entries with group_reporting")
+    r = doc["jobs"][0]
+    rd, wr = r["read"]["io_bytes"], r["write"]["io_bytes"]
+    check(rd + wr == 4 * 16 * MiB, f"read {rd} + write {wr} != 4 x 16 MiB")
+    share = rd / (rd + wr)
+    check(0.62 < share < 0.78, f"read share {share:.3f}, expected about 0.70")
+
+
+# ---- command-line syntax -------------------------------------------------------
+
+def t_cmd_value_forms(tmp):
+    """--opt=val, -opt=val, -opt val, bare flags, -flag 0; globals before --name."""
+    base = ["-ioengine=null", "-size=1m"]
+    forms = [["--bs=8k"], ["-bs=8k"], ["-bs", "8k"], ["--bs", "8k"]]
+    for form in forms:
+        jobs, _ = show_jobs(base + form + ["-name=a"])
+        check(jobs[0]["bs"] == "8192,8192,8192", f"{form}: bs {jobs[0]['bs']}")
+    for form, want in [(["-direct"], "1"), (["-direct", "1"], "1"), (["-direct", "0"], "0"),
+                       (["-direct=1"], "1"), (["--direct=0"], "0")]:
+        jobs, _ = show_jobs(base + form + ["-name=a"])
+        check(jobs[0]["direct"] == want, f"{form}: direct {jobs[0]['direct']}")
+    # Bare flags, one after another, and a value starting with '-'-less text.
+    jobs, _ = show_jobs(base + ["-time_based", "-norandommap", "-group_reporting",
+                                "-refill_buffers", "-zero_buffers", "-runtime", "2",
+                                "-rw", "randread", "-name", "a"])
+    j = jobs[0]
+    for k, v in {"time_based": "1", "norandommap": "1", "group_reporting": "1",
+                 "runtime_ns": str(2 * 10**9), "rw": "randread"}.items():
+        check(j[k] == v, f"{k} = {j[k]}, expected {v}")
+    check(j["name"] == "a", f"-name a gave {j['name']}")
+    # Options before the first --name are global; each --name starts a job;
+    # --name=global goes back to global options for the jobs after it.
+    jobs, _ = show_jobs(base + ["-rw=write", "-iodepth=2", "--name=a", "-bs=8k",
+                                "--name=b", "-rw=read", "--name=global", "-iodepth=16",
+                                "--name=c", "--stonewall"])
+    by = {j["name"]: j for j in jobs}
+    check(list(by) == ["a", "b", "c"], f"jobs {list(by)}")
+    check(by["a"]["rw"] == "write" and by["a"]["bs"] == "8192,8192,8192", f"a {by['a']}")
+    check(by["b"]["rw"] == "read" and by["b"]["bs"] == "4096,4096,4096", f"b {by['b']}")
+    check(by["a"]["iodepth"] == "2" and by["b"]["iodepth"] == "2", "global iodepth")
+    check(by["c"]["iodepth"] == "16" and by["c"]["rw"] == "write", f"c {by['c']}")
+    check([j["group"] for j in jobs] == [0, 0, 1], f"groups {[j['group'] for j in jobs]}")
+    # iorig's own flags mix with fio options anywhere.
+    doc, _ = run_json(base + ["-rw=write", "--name=a", "--output-format=json", "-bs=64k"])
+    check(doc["jobs"][0]["write"]["io_bytes"] == MiB, "mixed flags: wrong I/O")
+    check(doc["jobs"][0]["write"]["total_ios"] == 16, "mixed flags: bs=64k not applied")
+    # Per-direction values pass through: bs=4k,8k.
+    jobs, _ = show_jobs(base + ["-bs=4k,8k", "-name=a"])
+    check(jobs[0]["bs"] == "4096,8192,8192", f"bs=4k,8k gave {jobs[0]['bs']}")
+
+
+def t_cmd_errors(tmp):
+    """Unknown options get the closest name and the argument they came from; exit 2."""
+    base = ["-ioengine=null", "-size=1m"]
+    usage_error(base + ["-iodpeth=4", "-name=x"], "command line, argument 3 '-iodpeth=4'",
+                "unknown option 'iodpeth'", "did you mean 'iodepth'")
+    usage_error(base + ["-name=x", "-thred"], "argument 4 '-thred'", "did you mean 'thread'")
+    usage_error(base + ["-name=x", "-rw=radnread"], "argument 4 '-rw=radnread'",
+                "'radnread' is not valid")
+    usage_error(base + ["-rw=read"], "no job given", "--name")
+    usage_error(base + ["-name"], "--name needs a job name")
+    usage_error(base + ["--parse-only", "-name=x"], "fio's --parse-only is not supported",
+                "iorig validate")
+    usage_error(base + ["-iodepth", "-name=x"], "option 'iodepth': a value is required")
+    usage_error(base + ["-kb_base=1000", "-name=x"], "'1000' is not supported", "kb_base")
+    usage_error(base + ["-fixedbufs=1", "-name=x"], "unknown option 'fixedbufs'",
+                "engine 'null'")
+
+
+def t_cmd_with_jobfile(tmp):
+    """fio options with a job file: global defaults the file's settings override."""
+    cfg = os.path.join(tmp, "j.cfg")
+    with open(cfg, "w") as f:
+        f.write('global = { ioengine = "null"; size = "1m"; };\n'
+                'jobs = ( { name = "a"; bs = "8k"; } );\n')
+    ini = os.path.join(tmp, "j.fio")
+    with open(ini, "w") as f:
+        f.write("[global]\nioengine=null\nsize=1m\n[a]\nbs=8k\n")
+    for jf in (cfg, ini):
+        jobs, _ = show_jobs(["-bs=64k", "-iodepth", "8", jf, "--output-format=json"])
+        check(jobs[0]["bs"] == "8192,8192,8192", f"{jf}: the file's bs must win")
+        check(jobs[0]["iodepth"] == "8", f"{jf}: command-line default iodepth not applied")
+        usage_error(["-iodpeth=8", jf], "command line, argument 1 '-iodpeth=8'",
+                    "did you mean 'iodepth'")
+        usage_error(["--name=x", jf], "jobs cannot be given both")
+    usage_error([cfg, ini], "give one job file")
+
+
+def t_engine_option_first(tmp):
+    """Engine options work before -ioengine (fio fails on --fixedbufs --ioengine=io_uring)."""
+    f = os.path.join(tmp, "F")
+    make_file(f, 4 * MiB)
+    tried = []
+    for engine, opt in (("io_uring", "fixedbufs"), ("libaio", "userspace_reap")):
+        if not have_engine(engine):
+            continue
+        args = ["--" + opt, "--ioengine=" + engine, "-filename=" + f, "-rw=read", "-bs=64k",
+                "--name=e"]
+        jobs, _ = show_jobs(args)
+        check(jobs[0]["engine." + opt] == "1", f"{opt} not set: {jobs[0]}")
+        jobs, _ = show_jobs(["--" + opt, "0", "--ioengine", engine, "-filename=" + f,
+                             "--name=e"])
+        check(jobs[0]["engine." + opt] == "0", f"--{opt} 0 not read as false")
+        p = run(["--output-format=json"] + args)
+        if p.returncode != 0 and engine == "io_uring":
+            tried.append(f"io_uring cannot run here: {p.stderr.strip()}")
+            continue
+        check(p.returncode == 0, f"{engine}: exit {p.returncode}\n{p.stderr}")
+        r = json.loads(p.stdout)["jobs"][0]
+        check(r["read"]["io_bytes"] == 4 * MiB, f"{engine}: read {r['read']['io_bytes']}")
+        return
+    raise Skip("; ".join(tried) or "neither io_uring nor libaio is built")
+
+
+def t_noop_notes(tmp):
+    """Options with no effect: one note each on stderr, none with --quiet."""
+    args = ["-ioengine=null", "-size=1m", "-thread", "-ioscheduler=noop", "-gtod_reduce=1",
+            "-disable_slat", "-name=a", "-thread", "-name=b", "-thread=1"]
+    jobs, p = show_jobs(args)
+    n = notes(p.stderr)
+    check(len(n) == 4, f"expected 4 notes (thread once), got:\n" + "\n".join(n))
+    for key in ("thread", "ioscheduler=noop", "gtod_reduce=1", "disable_slat=1"):
+        check(sum(key in l for l in n) == 1, f"no single note for {key}:\n" + "\n".join(n))
+    check("argument 5 '-thread'" in n[0], f"note does not say where: {n[0]}")
+    p = ok(["validate", "--quiet"] + args)
+    check(not notes(p.stderr), f"--quiet still printed notes:\n{p.stderr}")
+    # fio spellings rewritten: buffered=0 is direct=1; ioengine=sync runs psync.
+    jobs, p = show_jobs(["-buffered=0", "-ioengine=sync", "-size=1m", "-name=a"])
+    check(jobs[0]["direct"] == "1" and jobs[0]["ioengine"] == "psync", f"{jobs[0]}")
+    check(any("ioengine=sync" in l for l in notes(p.stderr)), p.stderr)
+
+
+# ---- INI job files -------------------------------------------------------------
+
+def t_ini_issue_file(tmp):
+    """The issue's job file runs with filename, runtime and numjobs shrunk."""
+    need_engine("libaio")
+    need_direct(tmp)
+    f = os.path.join(tmp, "sdb")
+    make_file(f, 16 * MiB)
+    text = (ISSUE_JOB_FILE.replace("/dev/sdb", f).replace("runtime=120", "runtime=1")
+            .replace("numjobs=32", "numjobs=${NUMJOBS}"))
+    path = os.path.join(tmp, "issue.fio")
+    with open(path, "w") as fh:
+        fh.write(text)
+    env = {"NUMJOBS": "2"}
+    jobs, _ = show_jobs([path], env=env)
+    names = [j["name"] for j in jobs]
+    check(names == ["randread-4k", "randwrite-4k", "read-512k", "write-512k"], f"{names}")
+    check([j["group"] for j in jobs] == [0, 1, 2, 3], "stonewall groups")
+    for j in jobs:
+        for k, v in {"ioengine": "libaio", "iodepth": "128", "time_based": "1", "direct": "1",
+                     "group_reporting": "1", "randrepeat": "0", "norandommap": "1",
+                     "numjobs": "2", "runtime_ns": str(10**9), "stonewall": "1"}.items():
+            check(j[k] == v, f"{j['name']}: {k} = {j[k]}, expected {v}")
+    check(jobs[0]["rwmixread"] == "100", "rwmixread")
+    check(jobs[2]["bs"] == "524288,524288,524288", "bs=512k")
+    doc, p = run_json([path], env=env, timeout=120)
+    rep = {r["jobname"]: r for r in doc["jobs"]}
+    check(sorted(rep) == sorted(names), f"report jobs {sorted(rep)}")
+    for name, d in (("randread-4k", "read"), ("randwrite-4k", "write"), ("read-512k", "read"),
+                    ("write-512k", "write")):
+        r = rep[name]
+        other = "write" if d == "read" else "read"
+        check(r["error"] == 0 and r[d]["io_bytes"] > 0, f"{name}: no {d} I/O")
+        check(r[other]["io_bytes"] == 0, f"{name}: did {other} I/O")
+        check(r["groupid"] == names.index(name), f"{name}: group {r['groupid']}")
+    n = notes(p.stderr)
+    check(len(n) == 1 and "thread=1" in n[0] and "issue.fio:6" in n[0], f"notes {n}")
+
+
+def t_ini_syntax(tmp):
+    """Comments, bare flags, include, ${VAR}, later [global], name=, groups, bs=a,b."""
+    os.mkdir(os.path.join(tmp, "inc"))
+    with open(os.path.join(tmp, "inc", "common.fio"), "w") as f:
+        f.write("; shared by every job\n# another comment\nsize=${SZ}   ; inline comment\n"
+                "bs=4k,8k\n")
+    main = os.path.join(tmp, "main.fio")
+    with open(main, "w") as f:
+        f.write("# fio job file\n"
+                "[global]\n"
+                "ioengine = null\n"
+                "include inc/common.fio\n"
+                "time_based\n"
+                "runtime=1\n"
+                "\n"
+                "[first]\n"
+                "rw=randread   # inline comment\n"
+                "norandommap\n"
+                "[global]\n"
+                "iodepth=8\n"
+                "[second]\n"
+                "name=renamed\n"
+                "rw=write\n"
+                "wait_for_previous\n"
+                "[third]\n"
+                "new_group=1\n"
+                "iodepth=4\n"
+                "[fourth]\n"
+                "numjobs=3\n")
+    jobs, _ = show_jobs([main], env={"SZ": "2m"})
+    by = {j["name"]: j for j in jobs}
+    check(list(by) == ["first", "renamed", "third", "fourth"], f"jobs {list(by)}")
+    for j in jobs:
+        check(j["size"] == str(2 * MiB), f"{j['name']}: size {j['size']} (include/${{SZ}})")
+        check(j["bs"] == "4096,8192,8192", f"{j['name']}: bs {j['bs']}")
+        check(j["time_based"] == "1" and j["runtime_ns"] == str(10**9), f"{j['name']}: time")
+    check(by["first"]["rw"] == "randread" and by["first"]["norandommap"] == "1", "first")
+    # The second [global] applies to the jobs after it only.
+    check([j["iodepth"] for j in jobs] == ["1", "8", "4", "8"],
+          f"iodepths {[j['iodepth'] for j in jobs]}")
+    check(by["renamed"]["stonewall"] == "1", "wait_for_previous is stonewall")
+    check([j["group"] for j in jobs] == [0, 1, 2, 2], f"groups {[j['group'] for j in jobs]}")
+    check(by["fourth"]["numjobs"] == "3", "numjobs")
+    doc, _ = run_json([main], env={"SZ": "2m"})
+    check(len(doc["jobs"]) == 6, f"{len(doc['jobs'])} report entries, expected 1+1+1+3")
+
+
+def t_ini_errors(tmp):
+    """Errors name the file and line (the included file's own), exit 2."""
+    os.mkdir(os.path.join(tmp, "inc"))
+    with open(os.path.join(tmp, "inc", "bad.fio"), "w") as f:
+        f.write("bs=4k\n\nblocksise=8k\n")
+
+    def jf(name, text):
+        p = os.path.join(tmp, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    p = jf("var.fio", "[global]\nioengine=null\n[a]\nsize=${IORIG_TEST_UNSET_VAR}\n")
+    env = {"IORIG_TEST_UNSET_VAR": ""}
+    os.environ.pop("IORIG_TEST_UNSET_VAR", None)
+    usage_error([p], "var.fio:4:", "'IORIG_TEST_UNSET_VAR' is not set")
+    usage_error([p], "var.fio:4:", "a value is required", env=env)  # set but empty
+    p = jf("unk.fio", "[global]\nioengine=null\nsize=1m\n\n[a]\n; c\nrw=read\niodpeth=4\n")
+    usage_error([p], "unk.fio:8:", "job 'a'", "unknown option 'iodpeth'",
+                "did you mean 'iodepth'")
+    p = jf("unkg.fio", "[global]\nioengine=null\nthred\n[a]\nsize=1m\n")
+    usage_error([p], "unkg.fio:3:", "did you mean 'thread'")
+    p = jf("inc.fio", "[global]\nioengine=null\nsize=1m\n[a]\ninclude inc/bad.fio\n")
+    usage_error([p], "inc/bad.fio:3:", "unknown option 'blocksise'", "did you mean 'blocksize'")
+    p = jf("noinc.fio", "[a]\ninclude nothere.fio\n")
+    usage_error([p], "noinc.fio:2:", "cannot include", "nothere.fio")
+    p = jf("loop.fio", "[a]\ninclude loop.fio\n")
+    usage_error([p], "loop.fio:2:", "nested")
+    p = jf("outside.fio", "size=1m\n[a]\n")
+    usage_error([p], "outside.fio:1:", "outside of any section")
+    p = jf("badval.fio", "[global]\nioengine=null\n[a]\nsize=1m\nbs=0\n")
+    usage_error([p], "badval.fio:5:", "option 'bs'", "out of range")
+    p = jf("bare.fio", "[global]\nioengine=null\n[a]\nsize\n")
+    usage_error([p], "bare.fio:4:", "option 'size': a value is required")
+
+
+def t_detect_format(tmp):
+    """fio INI vs libconfig is told by content, for run, validate and convert."""
+    ini = os.path.join(tmp, "job")  # no extension on purpose
+    with open(ini, "w") as f:
+        f.write("; comment first\n\n[j]\nioengine=null\nsize=1m\n")
+    cfg = os.path.join(tmp, "job2")
+    with open(cfg, "w") as f:
+        f.write('# [not] a section: a comment\njobs = ( { name = "j"; ioengine = "null";\n'
+                '  size = "1m";\n  percentile_list =\n  [50.0, 99.0]; } );\n')
+    for path in (ini, cfg):
+        jobs, _ = show_jobs([path])
+        check(jobs[0]["name"] == "j" and jobs[0]["size"] == str(MiB), f"{path}: {jobs}")
+        doc, _ = run_json([path])
+        check(doc["jobs"][0]["read"]["io_bytes"] == MiB, f"{path}: did not run")
+        p = ok(["run", "--output-format=json", path])
+        check(json.loads(p.stdout)["jobs"][0]["read"]["io_bytes"] == MiB, f"run {path}")
+    jobs, _ = show_jobs([cfg])
+    check(jobs[0]["percentile_list"] == "50 99", "libconfig array read as such")
+
+
+def t_convert_roundtrip(tmp):
+    """iorig convert's output parses into exactly the same jobs as its input."""
+    f = os.path.join(tmp, "sdb")
+    make_file(f, MiB)
+    issue = os.path.join(tmp, "issue.fio")
+    with open(issue, "w") as fh:
+        fh.write(ISSUE_JOB_FILE.replace("/dev/sdb", f).replace("numjobs=32", "numjobs=${NJ}"))
+    os.mkdir(os.path.join(tmp, "inc"))
+    with open(os.path.join(tmp, "inc", "c.fio"), "w") as fh:
+        fh.write('description=say "hi" \\ there\nbs=4k,,8k\n')
+    mixed = os.path.join(tmp, "mixed.fio")
+    with open(mixed, "w") as fh:
+        fh.write("[global]\nioengine=null\nsize=1m\nbs=8k\nbs=16k\ninclude inc/c.fio\n"
+                 "[a]\nrw=randrw\nrwmixwrite=20\nbuffered=0\n[global]\niodepth=4\n"
+                 "[b b]\nname=bee:2\nfilename=x\\:y:z\nrandseed=42\ncpus_allowed=0\n"
+                 "percentile_list=99:50\nruntime=1500ms\nnumjobs=2\nnew_group\n")
+    env = {"NJ": "3"}
+    cases = [("issue", [issue]), ("mixed", [mixed]),
+             ("cmdline", ["-filename=" + f, "-direct=1", "-iodepth", "64", "-thread",
+                          "-rw=write", "-ioengine=null", "-bs=512K", "-numjobs=8",
+                          "-runtime=20", "-group_reporting", "-name=test"])]
+    for name, args in cases:
+        p = ok(["convert"] + args, env=env)
+        body = "\n".join(l for l in p.stdout.splitlines() if not l.lstrip().startswith("#"))
+        check("thread" not in body and "=" in body, f"{name}: thread left in:\n{p.stdout}")
+        out = os.path.join(tmp, name + ".cfg")
+        with open(out, "w") as fh:
+            fh.write(p.stdout)
+        a, pa = show_jobs(args, env=env)
+        b, pb = show_jobs([out], env=env)
+        check(len(a) >= 1, f"{name}: no jobs")
+        # Same jobs, same parsed values, key by key (the last line names the file).
+        da = pa.stdout.splitlines()[:-1]
+        db = pb.stdout.splitlines()[:-1]
+        if da != db:
+            diff = [f"{x!r} != {y!r}" for x, y in zip(da, db) if x != y]
+            fail(f"{name}: converted jobs differ:\n" + "\n".join(diff[:20]) +
+                 f"\n--- converted file ---\n{p.stdout}")
+    a, _ = show_jobs([mixed])
+    check(a[1]["name"] == "bee:2" and a[1]["filename"] == "x\\:y:z", f"mixed: {a[1]}")
+    check(a[0]["description"] == 'say "hi" \\ there', f"description {a[0]['description']}")
+    check(a[0]["bs"] == "4096,16384,8192", f"bs {a[0]['bs']}")
+    check(a[0]["direct"] == "1" and a[0]["rwmixread"] == "80", f"{a[0]}")
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    fn = globals().get("t_" + sys.argv[1])
+    if not fn:
+        print(f"no test {sys.argv[1]}")
+        return 2
+    base = os.environ.get("IORIG_TEST_TMP", "/var/tmp")
+    tmp = tempfile.mkdtemp(prefix="iorig-fio-", dir=base if os.path.isdir(base) else None)
+    try:
+        fn(tmp)
+    except Skip as e:
+        print(f"SKIP: {e}")
+        return SKIP
+    except AssertionError as e:
+        print(f"FAIL: {e}")
+        return 1
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
