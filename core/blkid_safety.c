@@ -4,20 +4,13 @@
  * use, or when libblkid finds a filesystem, RAID member, LVM PV or
  * partition table on it: the tutorials' "this destroys your filesystem"
  * turned into a check.
- *
- * libblkid is loaded with dlopen() when first needed rather than linked:
- * it ships with util-linux on every Linux system, and a machine without
- * it still runs read jobs and jobs on regular files; a write to a device
- * there is refused unless overwrite_device=1 says to skip the probe.
  */
 #include "blkid_safety.h"
 
 #include <blkid/blkid.h>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,47 +20,11 @@
 
 #include "files.h"
 
-/* ---- libblkid, loaded on first use --------------------------------------- */
-
-static struct {
-	void *so;
-	__typeof__(blkid_new_probe_from_filename) *new_probe;
-	__typeof__(blkid_free_probe) *free_probe;
-	__typeof__(blkid_probe_enable_superblocks) *enable_sb;
-	__typeof__(blkid_probe_set_superblocks_flags) *sb_flags;
-	__typeof__(blkid_probe_enable_partitions) *enable_pt;
-	__typeof__(blkid_do_safeprobe) *safeprobe;
-	__typeof__(blkid_probe_lookup_value) *lookup;
-} bk;
-static pthread_once_t bk_once = PTHREAD_ONCE_INIT;
-
-static void bk_load(void)
-{
-	void *so = dlopen("libblkid.so.1", RTLD_NOW | RTLD_LOCAL);
-
-	if (!so)
-		return;
-	*(void **)&bk.new_probe = dlsym(so, "blkid_new_probe_from_filename");
-	*(void **)&bk.free_probe = dlsym(so, "blkid_free_probe");
-	*(void **)&bk.enable_sb = dlsym(so, "blkid_probe_enable_superblocks");
-	*(void **)&bk.sb_flags = dlsym(so, "blkid_probe_set_superblocks_flags");
-	*(void **)&bk.enable_pt = dlsym(so, "blkid_probe_enable_partitions");
-	*(void **)&bk.safeprobe = dlsym(so, "blkid_do_safeprobe");
-	*(void **)&bk.lookup = dlsym(so, "blkid_probe_lookup_value");
-	if (!bk.new_probe || !bk.free_probe || !bk.enable_sb || !bk.sb_flags ||
-	    !bk.enable_pt || !bk.safeprobe || !bk.lookup) {
-		dlclose(so);
-		memset(&bk, 0, sizeof(bk));
-		return;
-	}
-	bk.so = so;
-}
-
 static const char *probe_value(blkid_probe pr, const char *name)
 {
 	const char *v = NULL;
 
-	if (bk.lookup(pr, name, &v, NULL) || !v || !*v)
+	if (blkid_probe_lookup_value(pr, name, &v, NULL) || !v || !*v)
 		return NULL;
 	return v;
 }
@@ -78,28 +35,25 @@ int blockdev_signature(const char *path, char *what, size_t len)
 	blkid_probe pr;
 	int rc;
 
-	pthread_once(&bk_once, bk_load);
-	if (!bk.so)
-		return -ENOSYS;
-	pr = bk.new_probe(path);
+	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
 		return errno ? -errno : -EIO;
-	bk.enable_sb(pr, 1);
-	bk.sb_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_LABEL);
-	bk.enable_pt(pr, 1);
-	rc = bk.safeprobe(pr);
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_LABEL);
+	blkid_probe_enable_partitions(pr, 1);
+	rc = blkid_do_safeprobe(pr);
 	if (rc == 1) {
-		bk.free_probe(pr);
+		blkid_free_probe(pr);
 		return 0;
 	}
 	if (rc == -2) {
 		/* Several signatures disagree: there is data either way. */
 		snprintf(what, len, "several conflicting signatures");
-		bk.free_probe(pr);
+		blkid_free_probe(pr);
 		return 1;
 	}
 	if (rc < 0) {
-		bk.free_probe(pr);
+		blkid_free_probe(pr);
 		return -EIO;
 	}
 	type = probe_value(pr, "TYPE");
@@ -118,7 +72,7 @@ int blockdev_signature(const char *path, char *what, size_t len)
 		size_t l = strlen(what);
 		snprintf(what + l, len - l, " labelled '%s'", label);
 	}
-	bk.free_probe(pr);
+	blkid_free_probe(pr);
 	return 1;
 }
 
@@ -228,13 +182,6 @@ int blockdev_write_check(const struct job_opts *o, const char *path, char *err, 
 		snprintf(msg, sizeof(msg), "it holds %s%s",
 			 bare ? "" : strchr("aeiou", what[0]) ? "an " : "a ", what);
 		return refuse(err, errlen, o, path, msg, REMEDY_SIGNATURE);
-	}
-	if (rc == -ENOSYS) {
-		snprintf(err, errlen,
-			 "job '%s': cannot check %s for a filesystem or partition table: libblkid "
-			 "(libblkid.so.1, from util-linux) is not installed. Install it, or set "
-			 "overwrite_device=1 if the device holds nothing you need", o->name, path);
-		return -EBUSY;
 	}
 	if (rc < 0) {
 		snprintf(err, errlen,

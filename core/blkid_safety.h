@@ -15,7 +15,7 @@
 /*
  * What libblkid finds on the device: 1 with `what` naming it ("ext4
  * filesystem signature", "dos partition table"), 0 when blank, -errno when
- * the device cannot be probed (-ENOSYS: libblkid is not available).
+ * the device cannot be probed.
  */
 int blockdev_signature(const char *path, char *what, size_t len);
 

@@ -86,6 +86,24 @@ static int path_add(struct engine_path *p, const char *dir, size_t len)
 	return 0;
 }
 
+/*
+ * The build tree's plugin directory is searched only by a binary that
+ * still lives in that build tree: an installed iorig must not load a .so
+ * that someone left in an old build directory.
+ */
+static bool running_from_build_tree(void)
+{
+	char exe[PATH_MAX], build[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t bl;
+
+	if (n <= 0 || !realpath(IORIG_BUILD_DIR, build))
+		return false;
+	exe[n] = 0;
+	bl = strlen(build);
+	return !strncmp(exe, build, bl) && exe[bl] == '/';
+}
+
 int engine_path_init(struct engine_path *p, char *const *cli_dirs, size_t n_cli)
 {
 	const char *env = getenv("IORIG_PLUGIN_PATH");
@@ -103,7 +121,7 @@ int engine_path_init(struct engine_path *p, char *const *cli_dirs, size_t n_cli)
 	}
 	if (!rc)
 		rc = path_add(p, IORIG_INSTALL_PLUGIN_DIR, strlen(IORIG_INSTALL_PLUGIN_DIR));
-	if (!rc)
+	if (!rc && running_from_build_tree())
 		rc = path_add(p, IORIG_BUILD_PLUGIN_DIR, strlen(IORIG_BUILD_PLUGIN_DIR));
 	if (rc)
 		engine_path_free(p);

@@ -3,11 +3,13 @@
  * their libraries: ISA-L crc32c, xxHash, OpenSSL libcrypto) and the check
  * that names the kind of damage of a bad block.
  *
- * sha256 and md5 use libcrypto's one-shot SHA256()/MD5() on a stack
- * context: EVP_DigestInit_ex() allocates a provider context on every call
- * in OpenSSL 3.0 (measured: one allocation per digest), and the write path
- * must not allocate.  The low-level calls are deprecated in 3.0 but remain
- * the library's allocation-free path.
+ * sha256 and md5 use libcrypto's SHA256_Init/Update/Final and MD5_* on a
+ * context on the stack: in OpenSSL 3.0 EVP_DigestInit_ex() allocates a
+ * provider context on every call and the one-shot SHA256() goes through
+ * EVP_Q_digest() (measured with CRYPTO_set_mem_functions: 1 and 3
+ * allocations per digest), and the write path must not allocate.  The
+ * low-level calls are deprecated in 3.0 but remain the library's
+ * allocation-free path.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include "verify.h"
@@ -132,12 +134,22 @@ void verify_csum(uint32_t type, const void *p, uint64_t len, uint8_t out[VHDR_CS
 	case VERIFY_XXH3:
 		put64(out, XXH3_64bits(p, (size_t)len));
 		break;
-	case VERIFY_SHA256:
-		SHA256(p, (size_t)len, out);
+	case VERIFY_SHA256: {
+		SHA256_CTX c;
+
+		SHA256_Init(&c);
+		SHA256_Update(&c, p, (size_t)len);
+		SHA256_Final(out, &c);
 		break;
-	case VERIFY_MD5:
-		MD5(p, (size_t)len, out);
+	}
+	case VERIFY_MD5: {
+		MD5_CTX c;
+
+		MD5_Init(&c);
+		MD5_Update(&c, p, (size_t)len);
+		MD5_Final(out, &c);
 		break;
+	}
 	default:
 		break;
 	}

@@ -562,7 +562,8 @@ static const struct iorig_engine rados_engine = {
 	.version = "1.0",
 	.description = "Ceph RADOS objects through librados (async rados_aio_*, lock-free "
 		       "completion handoff)",
-	.caps = IORIG_CAP_ASYNC | IORIG_CAP_DISKLESS | IORIG_CAP_TRIM,
+	/* No cache in librados: every I/O reaches an OSD, direct=1 or not. */
+	.caps = IORIG_CAP_ASYNC | IORIG_CAP_DISKLESS | IORIG_CAP_DIRECT | IORIG_CAP_TRIM,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),
 	.io_priv_size = sizeof(struct rio),

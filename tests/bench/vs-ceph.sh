@@ -196,13 +196,13 @@ cases | while IFS='|' read -r name ddir fargs iopts nat; do
     order="fio iorig native"
     [ $((round % 2)) = 0 ] && order="native iorig fio"
     for tool in $order; do
+      # $fargs and $nat are word lists: split on purpose.
+      # rbd bench runs a number of I/Os: about what iorig did in RUNTIME.
+      # shellcheck disable=SC2086
       case $tool in
-        # shellcheck disable=SC2086
         fio) r=$(run_fio "$ddir" "${F[@]}" $fargs) || r="0 0 - 0" ;;
         iorig) r=$(run_iorig "$ddir" "$I $iopts") || r="0 0 - 0"
                ios=$(echo "$r" | cut -d' ' -f4) ;;
-        # rbd bench runs a number of I/Os: about what iorig did in RUNTIME.
-        # shellcheck disable=SC2086
         native) [ "$ios" -gt 0 ] || ios=$(( 2000 * RUNTIME ))
                 r=$(native "$ios" $nat) || r="0 0 - 0" ;;
       esac
