@@ -91,6 +91,7 @@ int job_files_resolve(const struct job *j, uint32_t instance, bool diskless,
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->offset = job_instance_offset(o, instance);
 	if (o->filename && *o->filename) {
 		rc = split_filenames(out, o->directory, o->filename);
 	} else if (diskless) {
@@ -133,19 +134,19 @@ int job_files_resolve(const struct job *j, uint32_t instance, bool diskless,
 					 o->name, out->paths[i], strerror(-rc));
 				goto fail;
 			}
-			if (o->offset >= dev) {
+			if (out->offset >= dev) {
 				snprintf(err, errlen, "job '%s': offset %llu is past the end of %s (%llu bytes)",
-					 o->name, (unsigned long long)o->offset, out->paths[i],
+					 o->name, (unsigned long long)out->offset, out->paths[i],
 					 (unsigned long long)dev);
 				rc = -EINVAL;
 				goto fail;
 			}
-			if (!per || per > dev - o->offset)
-				per = dev - o->offset;
+			if (!per || per > dev - out->offset)
+				per = dev - out->offset;
 		} else if (exists && S_ISREG(sb.st_mode) && !per) {
 			/* No size given: use what the file has, like fio. */
-			if ((uint64_t)sb.st_size > o->offset)
-				per = (uint64_t)sb.st_size - o->offset;
+			if ((uint64_t)sb.st_size > out->offset)
+				per = (uint64_t)sb.st_size - out->offset;
 		} else if (exists && !S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode)) {
 			snprintf(err, errlen, "job '%s': %s is neither a regular file nor a block device",
 				 o->name, out->paths[i]);
@@ -309,7 +310,7 @@ int job_files_layout(const struct job *j, const struct job_files *f, char *err, 
 
 	for (uint32_t i = 0; i < f->n; i++) {
 		const char *p = f->paths[i];
-		uint64_t end = o->offset + f->sizes[i];
+		uint64_t end = f->offset + f->sizes[i];
 		struct stat sb;
 		int fd, rc = 0;
 

@@ -18,6 +18,7 @@ struct job_files {
 	char **paths;
 	uint64_t *sizes;       /* bytes of each file's region the job uses */
 	bool *is_blockdev;
+	uint64_t offset;       /* where this instance's region starts in each file */
 };
 
 /*

@@ -144,6 +144,12 @@ static inline bool rw_trims(enum rw_mode m)
 	return m == RW_TRIM || m == RW_RANDTRIM;
 }
 
+/* Where instance `instance` (numjobs clone) starts: offset + N * offset_increment. */
+static inline uint64_t job_instance_offset(const struct job_opts *o, uint32_t instance)
+{
+	return o->offset + (uint64_t)instance * o->shape.offset_increment;
+}
+
 const char *rw_mode_name(enum rw_mode m);
 
 void job_opts_free(struct job_opts *o);

@@ -370,7 +370,7 @@ static inline bool want_more(const struct worker *w)
 {
 	return !w->error &&
 	       !atomic_load_explicit(&worker_stop_requested, memory_order_relaxed) &&
-	       (!w->bytes_total || w->bytes_issued < w->bytes_total);
+	       (w->retry || !w->bytes_total || w->bytes_issued < w->bytes_total);
 }
 
 int worker_run(struct worker *w)
@@ -403,16 +403,27 @@ int worker_run(struct worker *w)
 			break;
 
 		/* Queue until the depth is reached or there is nothing left. */
-		while (more && w->nr_free && !verify_backlog_due(w->vs, o->verify.backlog)) {
-			struct iorig_io *io = w->free_ios[--w->nr_free];
+		while (more && (w->retry || w->nr_free) &&
+		       !verify_backlog_due(w->vs, o->verify.backlog)) {
+			struct iorig_io *io;
 			uint64_t t0;
-			int q;
+			int q = 0;
 
-			if (!prep_io(w, io)) {
-				w->free_ios[w->nr_free++] = io;
-				break; /* a write to the same verified block is in flight */
+			if (w->retry) {
+				/* The engine was busy: the same I/O again, so the offset
+				 * sequence (and its rate slot) stay as planned. */
+				io = w->retry;
+				w->retry = NULL;
+			} else {
+				io = w->free_ios[--w->nr_free];
+				if (!prep_io(w, io)) {
+					w->free_ios[w->nr_free++] = io;
+					break; /* a write to the same verified block is in flight */
+				}
+				if (w->rate.on)
+					q = throttle(w, io, deadline);
 			}
-			if (w->rate.on && (q = throttle(w, io, deadline))) {
+			if (q) {
 				w->bytes_issued -= io->len;
 				st->issued[io->ddir]--;
 				if (w->vs)
@@ -452,12 +463,7 @@ int worker_run(struct worker *w)
 				if (w->nr_pending >= batch)
 					rc = commit_pending(w);
 			} else if (q == IORIG_Q_BUSY && w->inflight + w->nr_pending) {
-				/* Give the unit back; the next pass re-prepares it. */
-				w->bytes_issued -= io->len;
-				st->issued[io->ddir]--;
-				if (w->vs)
-					verify_write_undo(w, io);
-				w->free_ios[w->nr_free++] = io;
+				w->retry = io; /* reap first, then queue it again */
 				break;
 			} else {
 				w->free_ios[w->nr_free++] = io;
@@ -488,6 +494,14 @@ int worker_run(struct worker *w)
 		rc = reap(w, w->inflight < cmin ? w->inflight : cmin);
 	}
 
+	if (w->retry) { /* stopped with a busy I/O never queued: it was not issued */
+		w->bytes_issued -= w->retry->len;
+		st->issued[w->retry->ddir]--;
+		if (w->vs)
+			verify_write_undo(w, w->retry);
+		w->free_ios[w->nr_free++] = w->retry;
+		w->retry = NULL;
+	}
 	/* Whatever happened, nothing may stay in flight over the buffers. */
 	if (w->nr_pending)
 		commit_pending(w);

@@ -181,9 +181,10 @@ static int open_files(struct worker *w)
 		if (!f->size) {
 			uint64_t sz = 0;
 			rc = eng_get_size(e, w->engine_state, f, &sz);
-			if (rc == 0 && sz > o->offset)
-				f->size = o->size ? (o->size < sz - o->offset ? o->size : sz - o->offset)
-						  : sz - o->offset;
+			if (rc == 0 && sz > w->jf->offset)
+				f->size = o->size ? (o->size < sz - w->jf->offset ? o->size
+										  : sz - w->jf->offset)
+						  : sz - w->jf->offset;
 			else if (rc && rc != -ENOTSUP)
 				return fail_engine(w, rc, "get the size of", f->path);
 		}
@@ -202,7 +203,7 @@ static int open_files(struct worker *w)
 				log_warn("job '%s': could not drop cached pages of %s: %s", o->name,
 					 f->path, strerror(-rc));
 		}
-		c->start = o->offset + (uint64_t)w->instance * o->shape.offset_increment;
+		c->start = w->jf->offset;
 		c->len = f->size;
 		c->nblocks = c->len / w->unit;
 		if (!c->nblocks)

@@ -295,6 +295,17 @@ def t_read_unwritten_region(tmp):
     raise Skip("needs root to exercise the layout path")
 
 
+def t_offset_increment(tmp):
+    """Each clone reads its own region: the layout covers offset + N * offset_increment."""
+    f = os.path.join(tmp, "inc")
+    cfg = write_cfg(tmp, f'jobs = ( {{ name = "r"; ioengine = "psync"; rw = "read"; size = "1m"; '
+                         f'offset_increment = "1m"; numjobs = 3; filename = "{f}"; }} );')
+    doc, _ = run_json(cfg)
+    for j in doc["jobs"]:
+        check(j["error"] == 0 and j["read"]["io_bytes"] == 1 << 20, f"clone read {j['read']['io_bytes']}")
+    check(os.path.getsize(f) == 3 << 20, f"laid out {os.path.getsize(f)} bytes for 3 regions of 1m")
+
+
 def t_files_round_robin(tmp):
     """nrfiles without filename: fio's names, size split, I/O spread over the files."""
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "m"; ioengine = "psync"; rw = "write"; size = "4m"; '

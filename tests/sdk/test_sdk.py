@@ -165,6 +165,22 @@ def t_probe_ops(tmp):
           f"{calls['fsync']} fsyncs; invalidate and fdatasync reached the engine")
 
 
+def t_probe_busy(tmp):
+    """An engine that answers BUSY gets the same I/O again: with the random map
+    every block is still written exactly once, and nothing is lost or doubled."""
+    text, rep, data = probe_job(tmp, "busy_every = 3;", 'rw = "randwrite"; iodepth = 4; bs = "4k";',
+                                size="1m")
+    doc, _ = run_job(tmp, text)
+    w = doc["jobs"][0]["write"]
+    r = read_report(rep)
+    check(int(r["calls.busy"]) > 10, f"the engine was busy only {r['calls.busy']}x")
+    check(w["total_ios"] == 256 and int(r["calls.queue_write"]) == 256,
+          f"{w['total_ios']} writes reported, {r['calls.queue_write']} accepted, for 256 blocks")
+    st = os.stat(data)
+    check(st.st_blocks * 512 >= 1 << 20, f"a block was skipped: {st.st_blocks * 512} bytes allocated")
+    print(f"{r['calls.busy']} busy answers, 256 blocks written once each")
+
+
 def t_probe_get_size(tmp):
     """No size= with a diskless engine: the core asks get_size and uses the answer."""
     data = os.path.join(tmp, "sized.dat")

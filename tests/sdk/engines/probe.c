@@ -31,6 +31,7 @@ struct probe_opts {
 	const char *label;  /* STRING with default */
 	int mode;           /* ENUM */
 	int64_t fail_at;    /* INT: fail the Nth I/O with EIO (0: never) */
+	int64_t busy_every; /* INT: answer BUSY to every Nth queue() while I/O is in flight */
 };
 
 static const char *const probe_modes[] = { "alpha", "beta", "gamma", NULL };
@@ -54,6 +55,8 @@ static const struct iorig_option probe_options[] = {
 	  "an enum" },
 	{ "fail_at", IORIG_OPT_INT, offsetof(struct probe_opts, fail_at), "0", 0, 1000000000,
 	  NULL, "fail the Nth I/O with EIO (0: never)" },
+	{ "busy_every", IORIG_OPT_INT, offsetof(struct probe_opts, busy_every), "0", 0, 1000000,
+	  NULL, "answer BUSY to every Nth queue() while I/O is in flight (0: never)" },
 	IORIG_OPTION_END,
 };
 
@@ -75,6 +78,7 @@ struct probe {
 	uint64_t calls[C_N];
 	uint64_t bytes[3];
 	uint64_t nio;
+	uint64_t queue_calls;            /* for busy_every */
 	int misaligned, priv_bad;
 	uint64_t t0;
 };
@@ -233,7 +237,9 @@ static int probe_queue(void *state, struct iorig_io *io)
 	struct probe *s = state;
 	unsigned idx;
 
-	if (s->size > 1 && s->count == s->size) {
+	if (s->size > 1 && (s->count == s->size ||
+			    (s->o.busy_every && s->count &&
+			     ++s->queue_calls % (uint64_t)s->o.busy_every == 0))) {
 		s->calls[C_BUSY]++;
 		return IORIG_Q_BUSY;
 	}
