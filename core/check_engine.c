@@ -161,32 +161,6 @@ static void run_child(struct tally *t, const struct ck_target *c, const struct c
 		line(t, 'F', last, "the step ended without a result");
 }
 
-/* Core option names (and aliases), from the printed core table. */
-static bool is_core_option(const char *name)
-{
-	char *text = NULL, *p, *save = NULL, pat[96];
-	size_t len = 0;
-	bool found = false;
-	FILE *m = open_memstream(&text, &len);
-
-	if (!m)
-		return false;
-	options_print_table(m, NULL);
-	fclose(m);
-	snprintf(pat, sizeof(pat), "(alias: %s)", name);
-	for (p = strtok_r(text, "\n", &save); p && !found; p = strtok_r(NULL, "\n", &save)) {
-		size_t n = strlen(name);
-
-		/* A row starts "  NAME "; wrapped cells continue further right. */
-		if (!strncmp(p, "  ", 2) && !strncmp(p + 2, name, n) && p[2 + n] == ' ')
-			found = true;
-		else if (strstr(p, pat))
-			found = true;
-	}
-	free(text);
-	return found;
-}
-
 static void check_descriptor(struct tally *t, const struct engine *e)
 {
 	char caps[128];
@@ -227,7 +201,7 @@ static void check_options(struct tally *t, const struct engine *e)
 		char f[64];
 
 		snprintf(f, sizeof(f), "option '%s'", o->name);
-		if (is_core_option(o->name)) {
+		if (options_is_core(o->name)) {
 			line(t, 'F', "options", "%s has the name of a core option, which wins: "
 			     "users can never set it; rename it", f);
 			bad++;

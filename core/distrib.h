@@ -126,7 +126,7 @@ static inline uint64_t bssplit_pick(const struct bssplit *b, struct rng *r)
 	return b->e[b->n - 1].bs;
 }
 
-/* ---- option parsers (used by options.c's table) ---------------------- */
+/* ---- option parsers (used by the core option table, options_core.c) ---------------------- */
 
 /*
  * Each parses one option value into its field and returns 0, or -EINVAL

@@ -2,7 +2,7 @@
  * A job's files: which paths it uses, how large each region is, and the
  * layout step that creates or extends regular files before the run (as
  * fio's "Laying out IO file").  Also the safety check that keeps a job
- * from writing to a mounted block device.
+ * from writing to a block device in use or holding data.
  */
 #ifndef IORIG_FILES_H
 #define IORIG_FILES_H
@@ -33,8 +33,11 @@ int job_files_resolve(const struct job *j, uint32_t instance, bool diskless,
 /*
  * Create or extend regular files so the job's region exists; regions a
  * job reads are filled with data (never left as holes that read back as
- * zeros).  Refuses writes to a mounted block device unless
- * allow_mounted_write.  Returns 0 or -errno with err set.
+ * zeros).  Refuses writes to a block device that is in use (mounted,
+ * swap, a partition of it mounted, something stacked on it) unless
+ * allow_mounted_write, or that holds a filesystem, RAID/LVM member or
+ * partition-table signature unless overwrite_device (blkid_safety.c).
+ * Returns 0 or -errno with err set.
  */
 int job_files_layout(const struct job *j, const struct job_files *f,
 		     char *err, size_t errlen);

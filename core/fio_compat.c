@@ -18,16 +18,6 @@
 #include "parse.h"
 
 /*
- * Core bool options, used only if the core table cannot be read (below):
- * bare, they mean "1".
- */
-static const char *const core_bools_fallback[] = {
-	"direct", "time_based", "end_fsync", "norandommap", "randrepeat", "stonewall",
-	"wait_for_previous", "new_group", "group_reporting", "unlink", "invalidate",
-	"allow_mounted_write", "overwrite_device", NULL,
-};
-
-/*
  * fio options with no effect in iorig.  `only`: the values accepted ('|'
  * list); another value would change what is measured, so it is refused.
  * A row is ignored once the core has an option of that name: the core's
@@ -71,98 +61,6 @@ static const struct compat_opt compat[] = {
 /* fio engines that do what iorig's psync does, with another system call. */
 static const char *const psync_like[] = { "sync", "pvsync", "vsync", "pvsync2", NULL };
 
-/*
- * The core's option names and types, read once from the table options.c
- * prints (options.h has no lookup): the core table changes as options are
- * added, and a name it learns must stop being handled here.
- */
-struct core_name {
-	char *name;
-	bool is_bool;
-};
-
-static struct {
-	struct core_name *v;
-	size_t n;
-	bool loaded;
-} core_names;
-
-static int core_name_add(const char *name, size_t len, bool is_bool)
-{
-	struct core_name *v = realloc(core_names.v, (core_names.n + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	core_names.v = v;
-	if (!(v[core_names.n].name = strndup(name, len)))
-		return -ENOMEM;
-	v[core_names.n++].is_bool = is_bool;
-	return 0;
-}
-
-/* Rows start "  NAME  TYPE"; an alias shows as "(alias: X)" in the help. */
-static void core_names_parse(char *text)
-{
-	char *save = NULL;
-	bool is_bool = false, first = true;
-
-	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *a = strstr(l, "(alias: ");
-
-		if (!strncmp(l, "  ", 2) && l[2] && l[2] != ' ') {
-			size_t nl = strcspn(l + 2, " ");
-			char *t = l + 2 + nl;
-
-			t += strspn(t, " ");
-			is_bool = !strncmp(t, "bool", 4) && (t[4] == ' ' || !t[4]);
-			if (first) /* the header row: NAME TYPE ... */
-				first = false;
-			else if (core_name_add(l + 2, nl, is_bool))
-				return;
-		}
-		if (a && core_names.n) {
-			a += 8;
-			if (core_name_add(a, strcspn(a, ")"), is_bool))
-				return;
-		}
-	}
-}
-
-static void core_names_load(void)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
-
-	if (core_names.loaded)
-		return;
-	core_names.loaded = true;
-	m = open_memstream(&text, &len);
-	if (!m)
-		return;
-	options_print_table(m, NULL);
-	fclose(m);
-	core_names_parse(text);
-	free(text);
-}
-
-void fio_compat_cache_free(void)
-{
-	for (size_t i = 0; i < core_names.n; i++)
-		free(core_names.v[i].name);
-	free(core_names.v);
-	memset(&core_names, 0, sizeof(core_names));
-}
-
-static const struct core_name *core_find_name(const char *key)
-{
-	core_names_load();
-	for (size_t i = 0; i < core_names.n; i++)
-		if (!strcmp(core_names.v[i].name, key))
-			return &core_names.v[i];
-	return NULL;
-}
-
 static bool in_list(const char *const *l, const char *s)
 {
 	for (; *l; l++)
@@ -171,19 +69,10 @@ static bool in_list(const char *const *l, const char *s)
 	return false;
 }
 
-static bool core_is_bool(const char *key)
-{
-	const struct core_name *c = core_find_name(key);
-
-	if (!core_names.n) /* the table could not be read */
-		return in_list(core_bools_fallback, key);
-	return c && c->is_bool;
-}
-
 /* The compat row of key, unless the core has an option of that name. */
 static const struct compat_opt *compat_find(const char *key)
 {
-	if (core_find_name(key))
+	if (options_is_core(key))
 		return NULL;
 	for (size_t i = 0; i < N_COMPAT; i++)
 		if (!strcmp(compat[i].key, key))
@@ -218,7 +107,7 @@ bool fio_is_bool_option(const char *key, const struct engine *const *engines, si
 {
 	const struct compat_opt *c = compat_find(key);
 
-	if (core_is_bool(key) || (c && c->flag))
+	if (options_core_is_bool(key) || (c && c->flag))
 		return true;
 	for (size_t i = 0; i < n; i++)
 		if (engine_bool(engines[i], key))
@@ -362,10 +251,10 @@ static int apply_section(struct cfg_section *sec, const struct cfg_src *src,
 		bool b;
 
 		if (!strcmp(e->value, FIO_BARE) && (c || !strcmp(e->key, "buffered")) &&
-		    !core_find_name(e->key) &&
+		    !options_is_core(e->key) &&
 		    set_value(e, !c || c->flag ? "1" : ""))
 			return -ENOMEM;
-		if (!strcmp(e->key, "buffered") && !core_find_name("buffered")) {
+		if (!strcmp(e->key, "buffered") && !options_is_core("buffered")) {
 			/* fio's buffered is the inverse of direct: an exact rename. */
 			if (parse_bool(e->value, &b))
 				return where_fail(src, e, err, errlen, "option 'buffered': '%s' is "

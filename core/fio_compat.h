@@ -33,9 +33,6 @@ struct fio_notes {
 
 void fio_notes_free(struct fio_notes *n);
 
-/* Free what this file caches about the core's options (at exit). */
-void fio_compat_cache_free(void);
-
 /*
  * True when key is a boolean option: a core one, a fio flag iorig ignores,
  * or a bool option of one of the engines given.  Decides whether a bare

@@ -204,7 +204,6 @@ int main(int argc, char **argv)
 	}
 	job_list_free(&jobs);
 	job_source_free(&js);
-	fio_compat_cache_free();
 	engine_cache_free();
 	engine_path_free(&path);
 	cli_free(&c);

@@ -1,8 +1,8 @@
 /*
  * Options: turns a cfg_doc (text with file/line) into checked struct jobs.
  *
- * The core's own options are a table (options.c) of the same shape as an
- * engine's; one binder parses, range-checks and stores both.  Engine
+ * The core's own options are a table (options_core.c) of the same shape as
+ * an engine's; one value parser (option_text.c) checks both.  Engine
  * options may appear anywhere in a job or in the global section: the job's
  * ioengine is resolved first, its engine loaded, and only then is each
  * entry bound to the core table or the engine's, so order never matters.
@@ -13,6 +13,7 @@
 #ifndef IORIG_OPTIONS_H
 #define IORIG_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -42,8 +43,12 @@ int option_defaults(const struct iorig_option *table, void *dst, char *err, size
 /* Free strings the binder strdup'ed into dst for STRING options. */
 void option_free_strings(const struct iorig_option *table, void *dst);
 
-/* Print the core options or an engine's options table (iorig engines NAME). */
-
+/* Print the core options (table NULL) or an engine's (iorig engines NAME). */
 void options_print_table(FILE *f, const struct iorig_option *table);
+
+/* Is name a core option, by its name or an alias ("blocksize")? */
+bool options_is_core(const char *name);
+/* Is name (or alias) a core option of type bool (fio lets it stand bare)? */
+bool options_core_is_bool(const char *name);
 
 #endif

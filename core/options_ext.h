@@ -11,7 +11,7 @@
 
 #include "job.h"
 
-/* What an option of a kind options.c cannot parse alone needs. */
+/* What an option of a kind options_core.c cannot parse alone needs. */
 typedef int (*options_ext_parse_fn)(void *field, const char *name, const char *val,
 				    char *err, size_t errlen);
 

@@ -8,17 +8,20 @@
 #   tests/bench/vs-ceph.sh [--runtime SECONDS] [--rounds N] [--iorig PATH]
 #                          [--size SIZE] [--rbd-cache false|true] [CASE...]
 #
-# Each tool runs N times per case (default 3), in the order fio, iorig,
-# native tool, then reversed, and so on; the best IOPS of each tool (with
-# its own bandwidth and p99) is shown, so a neighbour's burst on a shared
-# machine or a drift of the cluster favours no tool.
+# Each tool runs N times per case (default 3): round k runs the tools in
+# the k-th order of a Latin square (fio iorig native, iorig native fio,
+# native fio iorig, then the three reversed), so every tool is first,
+# second and last equally often; each tool's median run (by IOPS, with its
+# own bandwidth and p99) is shown.  A neighbour's burst on a shared machine
+# or a drift of the cluster thus favours no tool.
 #
 # Cluster: CEPH_CONF (and pool BENCH_POOL, default rbd) when set, else a
 # throwaway one from tests/ceph/cluster-start, stopped at the end.
-# Every tool gets the same librbd settings through CEPH_ARGS: by default
+# Every tool gets the same client settings through CEPH_ARGS: by default
 # --rbd_cache=false, so the cluster is measured, not the client's cache
 # (fio's rbd engine flushes once at start, which turns librbd's default
-# cache into write-back; iorig leaves librbd's default alone).
+# cache into write-back; iorig leaves librbd's default alone), and
+# iorig's default --rados_osd_op_timeout=30.
 # `rbd bench` has no runtime: it gets the number of I/Os iorig did.
 # `rbd bench` and `rados bench` print no latency percentiles ("-").
 set -euo pipefail
@@ -35,7 +38,7 @@ while [ $# -gt 0 ]; do
     --iorig) IORIG=$2; shift 2 ;;
     --size) SIZE=$2; shift 2 ;;
     --rbd-cache) CACHE=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
@@ -78,7 +81,11 @@ if [ -z "${CEPH_CONF:-}" ]; then
   . "$TMP/cluster.env"
   export CEPH_CONF
 fi
-export CEPH_ARGS="--rbd_cache=$CACHE"
+# iorig's engines set rados_osd_op_timeout (default 30 s: a request an OSD
+# does not answer fails instead of hanging); librados then arms a timer
+# per request.  The other tools get the same setting, so that the engines
+# are compared, not two librados configurations.
+export CEPH_ARGS="--rbd_cache=$CACHE --rados_osd_op_timeout=30"
 
 # The image, written once in full so that reads reach real data.
 rbd rm "$POOL/$IMG" >/dev/null 2>&1 || true
@@ -181,8 +188,10 @@ native() { # tool args... ; ios from iorig
   esac
 }
 
-echo "vs-ceph: runtime ${RUNTIME}s per tool, best of $ROUNDS rounds (order fio iorig native,"
-echo "         then reversed), image $POOL/$IMG ($SIZE), CEPH_ARGS=$CEPH_ARGS"
+ORDERS=("fio iorig native" "iorig native fio" "native fio iorig"
+        "native iorig fio" "fio native iorig" "iorig fio native")
+echo "vs-ceph: runtime ${RUNTIME}s per tool, median of $ROUNDS rounds in rotating order,"
+echo "         image $POOL/$IMG ($SIZE), CEPH_ARGS=$CEPH_ARGS"
 printf '%-24s %-12s %9s %9s %10s %9s %9s %9s\n' case tool IOPS MiB/s p99-us \
   "iorig/fio" "iorig/nat" "p99 i/f"
 want=("$@")
@@ -193,8 +202,7 @@ cases | while IFS='|' read -r name ddir fargs iopts nat; do
   : >"$TMP/res"
   ios=0
   for round in $(seq 1 "$ROUNDS"); do
-    order="fio iorig native"
-    [ $((round % 2)) = 0 ] && order="native iorig fio"
+    order=${ORDERS[$(( (round - 1) % 6 ))]}
     for tool in $order; do
       # $fargs and $nat are word lists: split on purpose.
       # rbd bench runs a number of I/Os: about what iorig did in RUNTIME.
@@ -212,12 +220,14 @@ cases | while IFS='|' read -r name ddir fargs iopts nat; do
   python3 - "$name" "$TMP/res" "${nat%% *}-bench" <<'PY'
 import sys
 name, res, nat = sys.argv[1:]
-best = {}
+runs = {}
 for line in open(res):
     tool, iops, bw, p99, _ = line.split()
-    if tool not in best or float(iops) > float(best[tool][0]):
-        best[tool] = (iops, bw, p99)
-f, i, n = (best.get(t, ("0", "0", "-")) for t in ("fio", "iorig", "native"))
+    runs.setdefault(tool, []).append((iops, bw, p99))
+def median(t):
+    v = sorted(runs.get(t, [("0", "0", "-")]), key=lambda x: float(x[0]))
+    return v[(len(v) - 1) // 2]
+f, i, n = (median(t) for t in ("fio", "iorig", "native"))
 def r(a, b):
     try:
         return f"{float(a) / float(b):9.2f}"
