@@ -171,7 +171,10 @@ static int finish_job(const struct cfg_doc *doc, const struct cfg_section *sec,
 		return fail_at(err, errlen, &w, -EINVAL, "time_based needs a runtime: set "
 			       "runtime (e.g. runtime = \"30s\")");
 	}
-	if (!o->size && !o->time_based && !(o->filename && *o->filename)) {
+	/* A diskless engine that can tell its target's size (an rbd image)
+	 * needs no size=; a file engine learns it only from a named file. */
+	if (!o->size && !o->time_based && !(o->filename && *o->filename) &&
+	    !((e->caps & IORIG_CAP_DISKLESS) && e->ops.get_size)) {
 		where_of(doc, sec, "size", o->name, &w);
 		return fail_at(err, errlen, &w, -EINVAL, "no size given: set size (e.g. size = "
 			       "\"1g\"), name an existing file or device with filename, or set "
