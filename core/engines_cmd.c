@@ -19,7 +19,8 @@ struct row {
 	char path[PATH_MAX];  /* real path of the .so */
 	struct engine *e;     /* NULL when it did not load */
 	char why[1024];       /* the loader's reason when it did not */
-	const char *shadowed_by; /* path of the earlier file with this name */
+	size_t shadowed_by;      /* 1 + index of the earlier row with this name, or 0
+				  * (an index: the rows array moves as it grows) */
 };
 
 struct rows {
@@ -104,7 +105,7 @@ static int scan_dir(struct rows *rs, const char *dir)
 		/* engine_load() takes the first match: later ones never load. */
 		for (size_t j = 0; r->e && j + 1 < rs->n; j++)
 			if (rs->r[j].e && !strcmp(rs->r[j].e->name, r->e->name)) {
-				r->shadowed_by = rs->r[j].path;
+				r->shadowed_by = j + 1;
 				break;
 			}
 	}
@@ -157,7 +158,7 @@ static void print_rows(FILE *f, const struct rows *rs)
 		fprintf(f, "%-*s  %-*s  %-5s  %-*s  %s", wn, r->e->name, wv, r->e->version,
 			abi, wc, caps, r->path);
 		if (r->shadowed_by)
-			fprintf(f, "  (shadowed by %s)", r->shadowed_by);
+			fprintf(f, "  (shadowed by %s)", rs->r[r->shadowed_by - 1].path);
 		else if (!file_matches_name(r))
 			fprintf(f, "  (file name is not %s.so: load it by path)", r->e->name);
 		fputc('\n', f);
