@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "options_int.h"
 #include "parse.h"
 
 _Static_assert(SHAPE_DIRS == DDIR_COUNT, "distrib.h's SHAPE_DIRS must match DDIR_COUNT");
@@ -198,45 +199,6 @@ uint64_t dist_next(struct dist_state *s, struct rng *r)
 
 /* ---- parsing -------------------------------------------------------------- */
 
-int iox_reason(char *err, size_t errlen, const char *name, const char *val, const char *why,
-	       const char *accepted)
-{
-	if (val && *val)
-		snprintf(err, errlen, "option '%s': '%s' %s; accepted: %s", name, val, why, accepted);
-	else
-		snprintf(err, errlen, "option '%s': a value is required; accepted: %s", name,
-			 accepted);
-	return -EINVAL;
-}
-
-static bool blank(const char *s)
-{
-	for (; *s; s++)
-		if (*s != ' ' && *s != '\t')
-			return false;
-	return true;
-}
-
-int iox_split_dirs(const char *val, char fields[SHAPE_DIRS][1024], int *n)
-{
-	const char *s = val;
-
-	*n = 0;
-	for (;;) {
-		const char *c = strchr(s, ',');
-		size_t len = c ? (size_t)(c - s) : strlen(s);
-
-		if (*n == SHAPE_DIRS || len >= sizeof(fields[0]))
-			return -EINVAL;
-		memcpy(fields[*n], s, len);
-		fields[*n][len] = '\0';
-		(*n)++;
-		if (!c)
-			return 0;
-		s = c + 1;
-	}
-}
-
 /* A plain integer percentage 0..100. */
 static int parse_pct(const char *s, uint32_t *out)
 {
@@ -258,7 +220,7 @@ static int parse_real(const char *s, double lo, double hi, bool hi_incl, double 
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s || errno || !blank(end) || !isfinite(v) || v <= lo ||
+	if (end == s || errno || !opt_is_blank(end) || !isfinite(v) || v <= lo ||
 	    (hi_incl ? v > hi : v >= hi))
 		return -EINVAL;
 	*out = v;
@@ -269,30 +231,28 @@ static int parse_real(const char *s, double lo, double hi, bool hi_incl, double 
 	"with ',' like 4k/50:64k/50,8k; shares add up to 100 and entries without a share " \
 	"split what is left; block sizes 1 .. 2147483648, at most 64 entries"
 
-static int parse_one_split(const char *name, const char *whole, char *f, struct bssplit *out,
-			   char *err, size_t errlen)
+/* One direction's split (opt_dir_parse_fn): NULL, or why it is bad. */
+static const char *parse_one_split(void *elem, char *f, void *ctx)
 {
 	uint32_t sum = 0, unset = 0;
 	struct bssplit b = { .n = 0 };
 	char *save = NULL;
 
+	(void)ctx;
 	for (char *tok = strtok_r(f, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
 		char *slash = strchr(tok, '/');
 		struct bssplit_entry *e;
 
 		if (b.n == BSSPLIT_MAX)
-			return iox_reason(err, errlen, name, whole, "has too many entries",
-					  BSSPLIT_ACCEPTED);
+			return "has too many entries";
 		e = &b.e[b.n++];
 		if (slash)
 			*slash = '\0';
 		if (parse_size(tok, &e->bs) || !e->bs || e->bs > (1ull << 31))
-			return iox_reason(err, errlen, name, whole, "has a bad block size",
-					  BSSPLIT_ACCEPTED);
-		if (slash && !blank(slash + 1)) {
+			return "has a bad block size";
+		if (slash && !opt_is_blank(slash + 1)) {
 			if (parse_pct(slash + 1, &e->pct))
-				return iox_reason(err, errlen, name, whole,
-						  "has a share that is not 0 .. 100", BSSPLIT_ACCEPTED);
+				return "has a share that is not 0 .. 100";
 			sum += e->pct;
 		} else {
 			e->pct = UINT32_MAX; /* filled below */
@@ -300,10 +260,9 @@ static int parse_one_split(const char *name, const char *whole, char *f, struct 
 		}
 	}
 	if (!b.n)
-		return iox_reason(err, errlen, name, whole, "has no entries", BSSPLIT_ACCEPTED);
+		return "has no entries";
 	if (sum > 100 || (!unset && sum != 100))
-		return iox_reason(err, errlen, name, whole, "has shares that do not add up to 100",
-				  BSSPLIT_ACCEPTED);
+		return "has shares that do not add up to 100";
 	for (uint32_t i = 0, k = 0; i < b.n; i++) {
 		if (b.e[i].pct != UINT32_MAX)
 			continue;
@@ -311,36 +270,14 @@ static int parse_one_split(const char *name, const char *whole, char *f, struct 
 		b.e[i].pct = (100 - sum) / unset + (k < (100 - sum) % unset ? 1 : 0);
 		k++;
 	}
-	*out = b;
-	return 0;
+	*(struct bssplit *)elem = b;
+	return NULL;
 }
 
 int shape_parse_bssplit(void *field, const char *name, const char *val, char *err, size_t errlen)
 {
-	struct bssplit *dirs = field, tmp[SHAPE_DIRS];
-	char f[SHAPE_DIRS][1024];
-	int n;
-
-	if (!val || blank(val))
-		return iox_reason(err, errlen, name, NULL, NULL, BSSPLIT_ACCEPTED);
-	if (iox_split_dirs(val, f, &n))
-		return iox_reason(err, errlen, name, val, "is not a split list", BSSPLIT_ACCEPTED);
-	memcpy(tmp, dirs, sizeof(tmp));
-	for (int d = 0; d < n; d++) {
-		int rc;
-
-		if (n > 1 && blank(f[d]))
-			continue; /* "4k/50:8k/50," leaves this direction alone */
-		rc = parse_one_split(name, val, f[d], &tmp[d], err, errlen);
-		if (rc)
-			return rc;
-		if (n == 1)
-			tmp[1] = tmp[2] = tmp[0];
-	}
-	if (n == 2)
-		tmp[2] = tmp[1];
-	memcpy(dirs, tmp, sizeof(tmp));
-	return 0;
+	return opt_parse_dirs(field, sizeof(struct bssplit), name, val, "is not a split list",
+			      BSSPLIT_ACCEPTED, parse_one_split, NULL, err, errlen);
 }
 
 #define DIST_ACCEPTED "random, zipf:THETA (0 < THETA <= 100), pareto:H (0 < H < 1), " \
@@ -360,24 +297,24 @@ static int parse_zones(const char *name, const char *whole, char *spec, bool abs
 		struct dist_zone *z;
 
 		if (d->nzones == ZONES_MAX)
-			return iox_reason(err, errlen, name, whole, "has too many zones", DIST_ACCEPTED);
+			return opt_reason(err, errlen, name, whole, "has too many zones", DIST_ACCEPTED);
 		if (!slash)
-			return iox_reason(err, errlen, name, whole, "has a zone without '/'",
+			return opt_reason(err, errlen, name, whole, "has a zone without '/'",
 					  DIST_ACCEPTED);
 		*slash = '\0';
 		z = &d->zones[d->nzones++];
 		if (parse_pct(tok, &z->access_pct))
-			return iox_reason(err, errlen, name, whole, "has an access share that is "
+			return opt_reason(err, errlen, name, whole, "has an access share that is "
 					  "not 0 .. 100", DIST_ACCEPTED);
 		if (abs) {
 			if (parse_size(slash + 1, &z->size) || !z->size)
-				return iox_reason(err, errlen, name, whole, "has a zone size that is "
+				return opt_reason(err, errlen, name, whole, "has a zone size that is "
 						  "not a size", DIST_ACCEPTED);
 		} else {
 			uint32_t p;
 
 			if (parse_pct(slash + 1, &p))
-				return iox_reason(err, errlen, name, whole, "has a zone size that is "
+				return opt_reason(err, errlen, name, whole, "has a zone size that is "
 						  "not 0 .. 100", DIST_ACCEPTED);
 			z->size = p;
 		}
@@ -385,12 +322,12 @@ static int parse_zones(const char *name, const char *whole, char *spec, bool abs
 		size_sum += z->size;
 	}
 	if (!d->nzones)
-		return iox_reason(err, errlen, name, whole, "has no zones", DIST_ACCEPTED);
+		return opt_reason(err, errlen, name, whole, "has no zones", DIST_ACCEPTED);
 	if (acc != 100)
-		return iox_reason(err, errlen, name, whole, "has access shares that do not add "
+		return opt_reason(err, errlen, name, whole, "has access shares that do not add "
 				  "up to 100", DIST_ACCEPTED);
 	if (!abs && size_sum != 100)
-		return iox_reason(err, errlen, name, whole, "has zone sizes that do not add up "
+		return opt_reason(err, errlen, name, whole, "has zone sizes that do not add up "
 				  "to 100", DIST_ACCEPTED);
 	return 0;
 }
@@ -400,10 +337,10 @@ int shape_parse_dist(void *field, const char *name, const char *val, char *err, 
 	struct dist_opts *out = field, d = { .type = DIST_RANDOM };
 	char buf[2048], *arg;
 
-	if (!val || blank(val))
-		return iox_reason(err, errlen, name, NULL, NULL, DIST_ACCEPTED);
+	if (!val || opt_is_blank(val))
+		return opt_reason(err, errlen, name, NULL, NULL, DIST_ACCEPTED);
 	if (strlen(val) >= sizeof(buf))
-		return iox_reason(err, errlen, name, val, "is too long", DIST_ACCEPTED);
+		return opt_reason(err, errlen, name, val, "is too long", DIST_ACCEPTED);
 	snprintf(buf, sizeof(buf), "%s", val);
 	arg = strchr(buf, ':');
 	if (arg)
@@ -413,15 +350,15 @@ int shape_parse_dist(void *field, const char *name, const char *val, char *err, 
 	} else if (!strcmp(buf, "zipf") && arg) {
 		d.type = DIST_ZIPF;
 		if (parse_real(arg, 0.0, 100.0, true, &d.param))
-			return iox_reason(err, errlen, name, val, "has a bad zipf theta", DIST_ACCEPTED);
+			return opt_reason(err, errlen, name, val, "has a bad zipf theta", DIST_ACCEPTED);
 	} else if (!strcmp(buf, "pareto") && arg) {
 		d.type = DIST_PARETO;
 		if (parse_real(arg, 0.0, 1.0, false, &d.param))
-			return iox_reason(err, errlen, name, val, "has a bad pareto h", DIST_ACCEPTED);
+			return opt_reason(err, errlen, name, val, "has a bad pareto h", DIST_ACCEPTED);
 	} else if ((!strcmp(buf, "normal") || !strcmp(buf, "gauss")) && arg) {
 		d.type = DIST_NORMAL;
 		if (parse_real(arg, 0.0, 100.0, true, &d.param))
-			return iox_reason(err, errlen, name, val, "has a bad normal sigma",
+			return opt_reason(err, errlen, name, val, "has a bad normal sigma",
 					  DIST_ACCEPTED);
 	} else if ((!strcmp(buf, "zoned") || !strcmp(buf, "zoned_abs")) && arg) {
 		bool abs = !strcmp(buf, "zoned_abs");
@@ -432,36 +369,23 @@ int shape_parse_dist(void *field, const char *name, const char *val, char *err, 
 		if (rc)
 			return rc;
 	} else {
-		return iox_reason(err, errlen, name, val, "is not valid", DIST_ACCEPTED);
+		return opt_reason(err, errlen, name, val, "is not valid", DIST_ACCEPTED);
 	}
 	*out = d;
 	return 0;
 }
 
+static const char *parse_one_pct(void *elem, char *text, void *ctx)
+{
+	(void)ctx;
+	return parse_pct(text, elem) ? "is out of range" : NULL;
+}
+
 int shape_parse_dir_pct(void *field, const char *name, const char *val, char *err, size_t errlen)
 {
-	static const char acc[] = "0 .. 100, or per direction read,write[,trim] like 50,100";
-	uint32_t *p = field, tmp[SHAPE_DIRS];
-	char f[SHAPE_DIRS][1024];
-	int n;
-
-	if (!val || blank(val))
-		return iox_reason(err, errlen, name, NULL, NULL, acc);
-	if (iox_split_dirs(val, f, &n))
-		return iox_reason(err, errlen, name, val, "is not a list", acc);
-	memcpy(tmp, p, sizeof(tmp));
-	for (int d = 0; d < n; d++) {
-		if (n > 1 && blank(f[d]))
-			continue;
-		if (parse_pct(f[d], &tmp[d]))
-			return iox_reason(err, errlen, name, val, "is out of range", acc);
-		if (n == 1)
-			tmp[1] = tmp[2] = tmp[0];
-	}
-	if (n == 2)
-		tmp[2] = tmp[1];
-	memcpy(p, tmp, sizeof(tmp));
-	return 0;
+	return opt_parse_dirs(field, sizeof(uint32_t), name, val, "is not a list",
+			      "0 .. 100, or per direction read,write[,trim] like 50,100",
+			      parse_one_pct, NULL, err, errlen);
 }
 
 void dist_format(char *buf, size_t len, const struct dist_opts *o)

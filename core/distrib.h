@@ -137,12 +137,6 @@ int shape_parse_dist(void *field, const char *name, const char *val, char *err, 
 /* Per-direction percentages "r[,w[,t]]", each 0..100 (uint32_t[3]). */
 int shape_parse_dir_pct(void *field, const char *name, const char *val, char *err, size_t errlen);
 
-/* Split "a,b,c" per direction as bs= does; n gets the number of fields. */
-int iox_split_dirs(const char *val, char fields[SHAPE_DIRS][1024], int *n);
-/* The common reason format of the parsers above. */
-int iox_reason(char *err, size_t errlen, const char *name, const char *val, const char *why,
-	       const char *accepted);
-
 /* Name of a distribution for reports ("zipf:1.2"). */
 void dist_format(char *buf, size_t len, const struct dist_opts *o);
 

@@ -1,15 +1,17 @@
 /*
  * Option values as text (options_int.h): parsing one value of an engine
- * option type with its range check, and the messages that say what a value
- * may be ("accepted: 1 .. 65536").  Shared by the engine-table binder, the
- * core table's binder and the table printer, so a range reads the same in
- * an error and in `iorig engines NAME`.
+ * option type with its range check, fio's per-direction lists
+ * ("read,write[,trim]"), and the messages that say what a value may be
+ * ("accepted: 1 .. 65536").  Shared by the engine-table binder, the core
+ * table's binder, the table printer and the parsers of options_ext.inc, so
+ * a range reads the same in an error and in `iorig engines NAME`.
  */
 #include "options_int.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -180,4 +182,59 @@ int opt_parse_scalar(const char *name, uint32_t type, int64_t min, int64_t max,
 	snprintf(err, errlen, "option '%s' has type %u, which this core does not know "
 		 "(engine bug)", name, type);
 	return -EINVAL;
+}
+
+int opt_split_dirs(const char *val, char fields[DDIR_COUNT][1024], int *n)
+{
+	const char *s = val;
+
+	*n = 0;
+	for (;;) {
+		const char *c = strchr(s, ',');
+		size_t len = c ? (size_t)(c - s) : strlen(s);
+
+		if (*n == DDIR_COUNT || len >= sizeof(fields[0]))
+			return -EINVAL;
+		memcpy(fields[*n], s, len);
+		fields[*n][len] = '\0';
+		(*n)++;
+		if (!c)
+			return 0;
+		s = c + 1;
+	}
+}
+
+int opt_parse_dirs(void *field, size_t esize, const char *name, const char *val,
+		   const char *list_why, const char *accepted, opt_dir_parse_fn parse, void *ctx,
+		   char *err, size_t errlen)
+{
+	char f[DDIR_COUNT][1024];
+	unsigned char *tmp;
+	const char *why = NULL;
+	int n;
+
+	if (!val || opt_is_blank(val))
+		return opt_reason(err, errlen, name, NULL, NULL, accepted);
+	if (opt_split_dirs(val, f, &n))
+		return opt_reason(err, errlen, name, val, list_why, accepted);
+	tmp = malloc(DDIR_COUNT * esize);
+	if (!tmp) {
+		snprintf(err, errlen, "option '%s': out of memory", name);
+		return -ENOMEM;
+	}
+	memcpy(tmp, field, DDIR_COUNT * esize);
+	for (int d = 0; d < n && !why; d++) {
+		if (n > 1 && opt_is_blank(f[d]))
+			continue; /* ",5m": this direction keeps its value */
+		why = parse(tmp + (size_t)d * esize, f[d], ctx);
+		if (!why && n == 1)
+			for (int k = 1; k < DDIR_COUNT; k++)
+				memcpy(tmp + (size_t)k * esize, tmp, esize);
+	}
+	if (!why && n == 2)
+		memcpy(tmp + (size_t)DDIR_TRIM * esize, tmp + (size_t)DDIR_WRITE * esize, esize);
+	if (!why)
+		memcpy(field, tmp, DDIR_COUNT * esize);
+	free(tmp);
+	return why ? opt_reason(err, errlen, name, val, why, accepted) : 0;
 }

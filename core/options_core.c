@@ -180,7 +180,7 @@ static void set_u32(void *p, uint64_t v)
  */
 static int split_dirs(const char *val, char fields[SHAPE_DIRS][1024], int *n)
 {
-	if (iox_split_dirs(val, fields, n))
+	if (opt_split_dirs(val, fields, n))
 		return -EINVAL;
 	for (int d = 0; d < *n; d++)
 		if (strlen(fields[d]) >= 128)

@@ -1,6 +1,9 @@
 /*
  * What the pieces of the option code share, and nothing else includes:
- *   option_text.c   value parsing and the "accepted: ..." reasons
+ *   option_text.c   value parsing and the "accepted: ..." reasons, used
+ *                   too by the parsers of options_ext.inc's own kinds
+ *                   (bssplit and random_distribution in distrib.c, the
+ *                   rates in rate.c)
  *   option_table.c  the binder of engine tables (options.h)
  *   options_core.c  the core option table and its binder
  *   options.c       building jobs, cross-option rules
@@ -51,6 +54,28 @@ void opt_range_text(char *buf, size_t len, uint32_t type, int64_t min, int64_t m
 
 /* The NULL-terminated values joined with sep (values may be NULL). */
 void opt_join_values(char *buf, size_t len, const char *const *values, const char *sep);
+
+/*
+ * Split a per-direction value "a,b,c" at its commas into at most
+ * DDIR_COUNT fields; n gets how many.  -EINVAL for more fields, or for a
+ * field of 1024 bytes or more.
+ */
+int opt_split_dirs(const char *val, char fields[DDIR_COUNT][1024], int *n);
+
+/* Parse one field of a per-direction value into elem: NULL, or why it is bad. */
+typedef const char *(*opt_dir_parse_fn)(void *elem, char *text, void *ctx);
+
+/*
+ * fio's per-direction rule, for the DDIR_COUNT elements of esize bytes at
+ * field: one value sets every direction, two set read and write (trim
+ * takes write's), three set each; an empty field keeps its direction's
+ * value.  field changes only when all of val parses.  0, or -EINVAL with
+ * "option 'NAME': 'VAL' WHY; accepted: ACCEPTED" in err (WHY is list_why
+ * when val does not split into fields), or -ENOMEM.
+ */
+int opt_parse_dirs(void *field, size_t esize, const char *name, const char *val,
+		   const char *list_why, const char *accepted, opt_dir_parse_fn parse, void *ctx,
+		   char *err, size_t errlen);
 
 /* ---- option_table.c --------------------------------------------------- */
 

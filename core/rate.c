@@ -16,6 +16,7 @@
 
 #include "distrib.h"
 #include "job.h"
+#include "options_int.h"
 #include "parse.h"
 
 _Static_assert(RATE_DIRS == DDIR_COUNT, "rate.h's RATE_DIRS must match DDIR_COUNT");
@@ -118,57 +119,39 @@ int rate_min_account(struct rate_state *r, uint32_t d, uint64_t len, uint64_t no
 	return 0;
 }
 
-static bool blank(const char *s)
+/* One direction's rate (opt_dir_parse_fn): bytes or I/Os per second. */
+static const char *parse_one_bytes(void *elem, char *text, void *ctx)
 {
-	for (; *s; s++)
-		if (*s != ' ' && *s != '\t')
-			return false;
-	return true;
+	int rc = parse_size(text, elem);
+
+	(void)ctx;
+	return !rc ? NULL : rc == -ERANGE ? "is too large" : "is not a size";
 }
 
-static int parse_dirs(void *field, const char *name, const char *val, bool bytes,
-		      char *err, size_t errlen)
+static const char *parse_one_count(void *elem, char *text, void *ctx)
 {
-	const char *acc = bytes ?
-		"bytes per second like 10m, or per direction read,write[,trim] like 10m,2m; "
-		"0 is no limit" :
-		"I/Os per second like 5000, or per direction read,write[,trim] like 5000,1000; "
-		"0 is no limit";
-	uint64_t *p = field, tmp[RATE_DIRS];
-	char f[SHAPE_DIRS][1024];
-	int n;
+	int rc = parse_uint64(text, elem);
 
-	if (!val || blank(val))
-		return iox_reason(err, errlen, name, NULL, NULL, acc);
-	if (iox_split_dirs(val, f, &n))
-		return iox_reason(err, errlen, name, val, "is not a list", acc);
-	memcpy(tmp, p, sizeof(tmp));
-	for (int d = 0; d < n; d++) {
-		int rc;
-
-		if (n > 1 && blank(f[d]))
-			continue; /* ",5m": reads keep their value */
-		rc = bytes ? parse_size(f[d], &tmp[d]) : parse_uint64(f[d], &tmp[d]);
-		if (rc)
-			return iox_reason(err, errlen, name, val, rc == -ERANGE ? "is too large" :
-					  bytes ? "is not a size" : "is not an integer", acc);
-		if (n == 1)
-			tmp[1] = tmp[2] = tmp[0];
-	}
-	if (n == 2)
-		tmp[2] = tmp[1];
-	memcpy(p, tmp, sizeof(tmp));
-	return 0;
+	(void)ctx;
+	return !rc ? NULL : rc == -ERANGE ? "is too large" : "is not an integer";
 }
 
 int rate_parse_dir_bytes(void *field, const char *name, const char *val, char *err,
 			 size_t errlen)
 {
-	return parse_dirs(field, name, val, true, err, errlen);
+	static const char acc[] = "bytes per second like 10m, or per direction "
+		"read,write[,trim] like 10m,2m; 0 is no limit";
+
+	return opt_parse_dirs(field, sizeof(uint64_t), name, val, "is not a list", acc,
+			      parse_one_bytes, NULL, err, errlen);
 }
 
 int rate_parse_dir_count(void *field, const char *name, const char *val, char *err,
 			 size_t errlen)
 {
-	return parse_dirs(field, name, val, false, err, errlen);
+	static const char acc[] = "I/Os per second like 5000, or per direction "
+		"read,write[,trim] like 5000,1000; 0 is no limit";
+
+	return opt_parse_dirs(field, sizeof(uint64_t), name, val, "is not a list", acc,
+			      parse_one_count, NULL, err, errlen);
 }

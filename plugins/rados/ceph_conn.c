@@ -1,6 +1,6 @@
 /*
- * Connecting to a Ceph cluster for the rados and rbd engines (see
- * ceph_conn.h).  Every wait is bounded before rados_connect(): the mount
+ * What the rados and rbd engines share (ceph_conn.h), mostly connecting to
+ * a Ceph cluster.  Every wait is bounded before rados_connect(): the mount
  * (monitor handshake and authentication), monitor commands such as the
  * pool lookup, and each OSD operation, so a wrong address or a dead cluster
  * turns into a message instead of a hung job.
@@ -9,9 +9,12 @@
 #include "ceph_conn.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #define NS_PER_S 1000000000ull
@@ -79,7 +82,7 @@ static int set(struct ceph_conn *c, const struct ceph_conn_params *p,
 static int read_conf(struct ceph_conn *c, const struct ceph_conn_params *p,
 		     const struct iorig_host *host, struct iorig_job_handle *job)
 {
-	const char *path = p->conf && *p->conf ? p->conf : NULL;
+	const char *path = p->opts->conf && *p->opts->conf ? p->opts->conf : NULL;
 	const char *from = "conf";
 	const char *env = getenv("CEPH_CONF");
 	int rc;
@@ -139,21 +142,21 @@ static int configure(struct ceph_conn *c, const struct ceph_conn_params *p,
 		host->set_error(job, rc, "%s: cannot parse CEPH_ARGS: %s", p->engine, strerror(-rc));
 		return rc;
 	}
-	if (p->keyring && *p->keyring) {
-		if (access(p->keyring, R_OK) < 0) {
+	if (p->opts->keyring && *p->opts->keyring) {
+		if (access(p->opts->keyring, R_OK) < 0) {
 			rc = -errno;
 			host->set_error(job, rc, "%s: keyring=%s cannot be read: %s", p->engine,
-					p->keyring, strerror(-rc));
+					p->opts->keyring, strerror(-rc));
 			return rc;
 		}
-		if ((rc = set(c, p, host, job, "keyring", p->keyring)))
+		if ((rc = set(c, p, host, job, "keyring", p->opts->keyring)))
 			return rc;
 	}
-	secs(v, sizeof(v), p->mount_timeout_ns);
+	secs(v, sizeof(v), p->opts->mount_timeout);
 	if ((rc = set(c, p, host, job, "client_mount_timeout", v)) ||
 	    (rc = set(c, p, host, job, "rados_mon_op_timeout", v)))
 		return rc;
-	secs(v, sizeof(v), p->op_timeout_ns);
+	secs(v, sizeof(v), p->opts->op_timeout);
 	if ((rc = set(c, p, host, job, "rados_osd_op_timeout", v)))
 		return rc;
 	for (const char *const *kv = p->extra; kv && kv[0] && kv[1]; kv += 2)
@@ -178,7 +181,7 @@ static void connect_error(struct ceph_conn *c, const struct ceph_conn_params *p,
 			"no monitor answered within client_mount_timeout=%llus; is the cluster "
 			"up and mon_host right? (ceph -s)",
 			p->engine, c->cluster_name, c->client, c->conf_used, mon, sep, t,
-			(unsigned long long)((p->mount_timeout_ns + NS_PER_S - 1) / NS_PER_S));
+			(unsigned long long)((p->opts->mount_timeout + NS_PER_S - 1) / NS_PER_S));
 		break;
 	case -EACCES:
 	case -EPERM:
@@ -206,8 +209,9 @@ static void connect_error(struct ceph_conn *c, const struct ceph_conn_params *p,
 int ceph_conn_open(struct ceph_conn *c, const struct ceph_conn_params *p,
 		   const struct iorig_host *host, struct iorig_job_handle *job)
 {
-	const char *cl = p->clustername && *p->clustername ? p->clustername : "ceph";
-	const char *who = p->clientname && *p->clientname ? p->clientname : "admin";
+	const struct ceph_conn_opts *o = p->opts;
+	const char *cl = o->clustername && *o->clustername ? o->clustername : "ceph";
+	const char *who = o->clientname && *o->clientname ? o->clientname : "admin";
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -215,8 +219,8 @@ int ceph_conn_open(struct ceph_conn *c, const struct ceph_conn_params *p,
 	/* Like the ceph tools (and fio): "admin" means "client.admin". */
 	snprintf(c->client, sizeof(c->client), "%s%s",
 		 strncmp(who, "client.", 7) ? "client." : "", who);
-	snprintf(c->pool, sizeof(c->pool), "%s", p->pool ? p->pool : "");
-	if (!p->pool || !*p->pool) {
+	snprintf(c->pool, sizeof(c->pool), "%s", o->pool ? o->pool : "");
+	if (!o->pool || !*o->pool) {
 		host->set_error(job, -EINVAL, "%s: no pool: set pool= to the pool to use "
 				"(rados lspools lists them)", p->engine);
 		return -EINVAL;
@@ -252,11 +256,11 @@ int ceph_conn_open(struct ceph_conn *c, const struct ceph_conn_params *p,
 		c->ioctx = NULL;
 		goto fail;
 	}
-	if (p->nspace && *p->nspace)
-		rados_ioctx_set_namespace(c->ioctx, p->nspace);
+	if (o->nspace && *o->nspace)
+		rados_ioctx_set_namespace(c->ioctx, o->nspace);
 	snprintf(c->where, sizeof(c->where), "cluster '%s', pool '%s'%s%s%s", c->cluster_name,
-		 c->pool, p->nspace && *p->nspace ? ", namespace '" : "",
-		 p->nspace && *p->nspace ? p->nspace : "", p->nspace && *p->nspace ? "'" : "");
+		 c->pool, o->nspace && *o->nspace ? ", namespace '" : "",
+		 o->nspace && *o->nspace ? o->nspace : "", o->nspace && *o->nspace ? "'" : "");
 	return 0;
 fail:
 	ceph_conn_close(c);
@@ -272,4 +276,38 @@ void ceph_conn_close(struct ceph_conn *c)
 		rados_shutdown(c->cluster);
 	c->cluster = NULL;
 	c->connected = 0;
+}
+
+int ceph_eventfd_open(const char *engine, const struct iorig_host *host,
+		      struct iorig_job_handle *job)
+{
+	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+
+	if (fd < 0) {
+		fd = -errno;
+		host->set_error(job, fd, "%s: eventfd: %s", engine, strerror(-fd));
+	}
+	return fd;
+}
+
+void ceph_eventfd_wait(int efd, uint64_t ns)
+{
+	struct pollfd pfd = { .fd = efd, .events = POLLIN };
+	uint64_t ms = (ns + 999999) / 1000000;
+	uint64_t v;
+
+	if (poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms) > 0 &&
+	    read(efd, &v, sizeof(v)) < 0) {
+		/* EAGAIN: another wake-up took it; nothing to drain. */
+	}
+}
+
+int ceph_reap_time_left(uint64_t now, uint64_t timeout_ns, uint64_t *deadline)
+{
+	if (!*deadline) {
+		*deadline = timeout_ns == UINT64_MAX || now + timeout_ns < now ? UINT64_MAX
+									: now + timeout_ns;
+		return 1;
+	}
+	return now < *deadline;
 }

@@ -22,14 +22,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
-#include <poll.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <rados/librados.h>
@@ -38,42 +35,25 @@
 
 #include "ceph_conn.h"
 
-#define NS_PER_S 1000000000ll
-#define DAY_NS (86400 * NS_PER_S)
 #define OID_LEN 256
 #define PREFIX_LEN (OID_LEN - 18) /* ".%016llx" and the NUL */
 #define BULK_WINDOW 32            /* touch/remove requests in flight */
 
 struct rados_opts {
-	const char *clustername;
-	const char *clientname;
-	const char *conf;
-	const char *keyring;
-	const char *pool;
-	const char *nspace;
+	struct ceph_conn_opts conn;
 	const char *object_prefix;
 	uint64_t object_size;
 	int touch_objects;
 	int remove_objects;
 	int busy_poll;
-	uint64_t mount_timeout;
-	uint64_t op_timeout;
 };
 
 static const struct iorig_option rados_options[] = {
-	{ "clustername", IORIG_OPT_STRING, offsetof(struct rados_opts, clustername), "ceph", 0,
-	  0, NULL, "Ceph cluster name (selects the default conf /etc/ceph/<name>.conf)" },
-	{ "clientname", IORIG_OPT_STRING, offsetof(struct rados_opts, clientname), "admin", 0, 0,
-	  NULL, "Ceph user to connect as ('admin' and 'client.admin' are the same)" },
-	{ "conf", IORIG_OPT_STRING, offsetof(struct rados_opts, conf), NULL, 0, 0, NULL,
-	  "path of ceph.conf; default $CEPH_CONF, then /etc/ceph/<cluster>.conf, "
-	  "~/.ceph/<cluster>.conf, ./<cluster>.conf" },
-	{ "keyring", IORIG_OPT_STRING, offsetof(struct rados_opts, keyring), NULL, 0, 0, NULL,
-	  "keyring file holding the user's key; default: the conf's keyring setting" },
-	{ "pool", IORIG_OPT_STRING, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
+	CEPH_CONN_OPTIONS(struct rados_opts, conn),
+	{ "pool", IORIG_OPT_STRING, offsetof(struct rados_opts, conn.pool), NULL, 0, 0, NULL,
 	  "pool to write the objects to (required)" },
-	{ "namespace", IORIG_OPT_STRING, offsetof(struct rados_opts, nspace), NULL, 0, 0, NULL,
-	  "RADOS namespace inside the pool; default: none" },
+	{ "namespace", IORIG_OPT_STRING, offsetof(struct rados_opts, conn.nspace), NULL, 0, 0,
+	  NULL, "RADOS namespace inside the pool; default: none" },
 	{ "object_prefix", IORIG_OPT_STRING, offsetof(struct rados_opts, object_prefix), NULL,
 	  0, 0, NULL, "object names start with this, %j = job instance; "
 	  "default: filename=, else the job name" },
@@ -86,13 +66,7 @@ static const struct iorig_option rados_options[] = {
 	  0, NULL, "remove the job's objects at the end" },
 	{ "busy_poll", IORIG_OPT_BOOL, offsetof(struct rados_opts, busy_poll), "0", 0, 0, NULL,
 	  "spin for completions instead of sleeping on an eventfd (uses a CPU per job)" },
-	{ "client_mount_timeout", IORIG_OPT_DURATION, offsetof(struct rados_opts, mount_timeout),
-	  "30s", NS_PER_S, DAY_NS, NULL,
-	  "give up connecting (monitors, authentication, pool lookup) after this; whole seconds" },
-	{ "rados_osd_op_timeout", IORIG_OPT_DURATION, offsetof(struct rados_opts, op_timeout),
-	  "30s", 0, DAY_NS, NULL,
-	  "fail an I/O its OSD has not answered after this (ETIMEDOUT); 0 waits forever; "
-	  "whole seconds" },
+	CEPH_TIMEOUT_OPTIONS(struct rados_opts, conn),
 	IORIG_OPTION_END
 };
 
@@ -210,18 +184,6 @@ static void finish(struct rados_state *s, struct iorig_io *io)
 		io->result = (int64_t)io->len;
 	} else {
 		io->result = (int64_t)io->len;
-	}
-}
-
-static void wait_efd(struct rados_state *s, uint64_t ns)
-{
-	struct pollfd pfd = { .fd = s->efd, .events = POLLIN };
-	uint64_t ms = (ns + 999999) / 1000000;
-	uint64_t v;
-
-	if (poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms) > 0 &&
-	    read(s->efd, &v, sizeof(v)) < 0) {
-		/* EAGAIN: nothing to drain. */
 	}
 }
 
@@ -379,28 +341,16 @@ static int rados_init(const struct iorig_job_info *job, const void *opts, void *
 		rados_cleanup(s);
 		return rc;
 	}
-	s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	s->efd = ceph_eventfd_open("rados", s->host, s->job);
 	if (s->efd < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "rados: eventfd: %s", strerror(-rc));
+		rc = s->efd;
 		rados_cleanup(s);
 		return rc;
 	}
 	for (uint32_t i = 0; i < job->nr_ios; i++)
 		((struct rio *)job->ios[i]->priv)->s = s;
 	snprintf(target, sizeof(target), "objects '%s.*'", s->nr_files ? s->files[0].prefix : "");
-	p = (struct ceph_conn_params){
-		.engine = "rados",
-		.clustername = o->clustername,
-		.clientname = o->clientname,
-		.conf = o->conf,
-		.keyring = o->keyring,
-		.pool = o->pool,
-		.nspace = o->nspace,
-		.target = target,
-		.mount_timeout_ns = o->mount_timeout,
-		.op_timeout_ns = o->op_timeout,
-	};
+	p = (struct ceph_conn_params){ .engine = "rados", .opts = &o->conn, .target = target };
 	rc = ceph_conn_open(&s->conn, &p, s->host, s->job);
 	if (rc) {
 		rados_cleanup(s);
@@ -539,10 +489,7 @@ static int rados_reap(void *state, unsigned min, unsigned max, uint64_t timeout_
 		if (n >= min || n == max || !timeout_ns || !s->inflight)
 			return (int)n;
 		now = s->host->now_ns();
-		if (!deadline)
-			deadline = timeout_ns == UINT64_MAX || now + timeout_ns < now
-					   ? UINT64_MAX : now + timeout_ns;
-		else if (now >= deadline)
+		if (!ceph_reap_time_left(now, timeout_ns, &deadline))
 			return (int)n;
 		if (s->busy_poll)
 			continue;
@@ -551,7 +498,7 @@ static int rados_reap(void *state, unsigned min, unsigned max, uint64_t timeout_
 		atomic_store_explicit(&s->sleeping, 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_seq_cst);
 		if (!atomic_load_explicit(&s->ring[s->head & s->mask], memory_order_relaxed))
-			wait_efd(s, deadline - now);
+			ceph_eventfd_wait(s->efd, deadline - now);
 		atomic_store_explicit(&s->sleeping, 0, memory_order_relaxed);
 	}
 }

@@ -16,13 +16,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <rbd/librbd.h>
@@ -31,38 +28,21 @@
 
 #include "ceph_conn.h"
 
-#define NS_PER_S 1000000000ll
-#define DAY_NS (86400 * NS_PER_S)
 #define FLUSH_WAIT_NS 200000000ull
 
 struct rbd_opts {
-	const char *clustername;
-	const char *clientname;
-	const char *conf;
-	const char *keyring;
-	const char *pool;
-	const char *nspace;
+	struct ceph_conn_opts conn;
 	const char *rbdname;
 	int busy_poll;
 	int create_image;
 	int remove_image;
-	uint64_t mount_timeout;
-	uint64_t op_timeout;
 };
 
 static const struct iorig_option rbd_options[] = {
-	{ "clustername", IORIG_OPT_STRING, offsetof(struct rbd_opts, clustername), "ceph", 0, 0,
-	  NULL, "Ceph cluster name (selects the default conf /etc/ceph/<name>.conf)" },
-	{ "clientname", IORIG_OPT_STRING, offsetof(struct rbd_opts, clientname), "admin", 0, 0,
-	  NULL, "Ceph user to connect as ('admin' and 'client.admin' are the same)" },
-	{ "conf", IORIG_OPT_STRING, offsetof(struct rbd_opts, conf), NULL, 0, 0, NULL,
-	  "path of ceph.conf; default $CEPH_CONF, then /etc/ceph/<cluster>.conf, "
-	  "~/.ceph/<cluster>.conf, ./<cluster>.conf" },
-	{ "keyring", IORIG_OPT_STRING, offsetof(struct rbd_opts, keyring), NULL, 0, 0, NULL,
-	  "keyring file holding the user's key; default: the conf's keyring setting" },
-	{ "pool", IORIG_OPT_STRING, offsetof(struct rbd_opts, pool), "rbd", 0, 0, NULL,
+	CEPH_CONN_OPTIONS(struct rbd_opts, conn),
+	{ "pool", IORIG_OPT_STRING, offsetof(struct rbd_opts, conn.pool), "rbd", 0, 0, NULL,
 	  "pool holding the image" },
-	{ "namespace", IORIG_OPT_STRING, offsetof(struct rbd_opts, nspace), NULL, 0, 0, NULL,
+	{ "namespace", IORIG_OPT_STRING, offsetof(struct rbd_opts, conn.nspace), NULL, 0, 0, NULL,
 	  "RADOS namespace of the image inside the pool; default: none" },
 	{ "rbdname", IORIG_OPT_STRING, offsetof(struct rbd_opts, rbdname), NULL, 0, 0, NULL,
 	  "image name, %j = job instance (numjobs); default: filename=, else the job name" },
@@ -72,13 +52,7 @@ static const struct iorig_option rbd_options[] = {
 	  NULL, "create a missing image of size= bytes (layering feature only)" },
 	{ "remove_image", IORIG_OPT_BOOL, offsetof(struct rbd_opts, remove_image), "0", 0, 0,
 	  NULL, "remove the image at the end when this job created it (create_image=1)" },
-	{ "client_mount_timeout", IORIG_OPT_DURATION, offsetof(struct rbd_opts, mount_timeout),
-	  "30s", NS_PER_S, DAY_NS, NULL,
-	  "give up connecting (monitors, authentication, pool lookup) after this; whole seconds" },
-	{ "rados_osd_op_timeout", IORIG_OPT_DURATION, offsetof(struct rbd_opts, op_timeout),
-	  "30s", 0, DAY_NS, NULL,
-	  "fail an I/O its OSD has not answered after this (ETIMEDOUT); 0 waits forever; "
-	  "whole seconds" },
+	CEPH_TIMEOUT_OPTIONS(struct rbd_opts, conn),
 	IORIG_OPTION_END
 };
 
@@ -178,19 +152,6 @@ static void collect(struct rbd_state *s)
 		s->next_img = 0;
 }
 
-/* Sleep until librbd signals the eventfd, at most ns. */
-static void wait_efd(struct rbd_state *s, uint64_t ns)
-{
-	struct pollfd pfd = { .fd = s->efd, .events = POLLIN };
-	uint64_t ms = (ns + 999999) / 1000000;
-	uint64_t v;
-
-	if (poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms) > 0 &&
-	    read(s->efd, &v, sizeof(v)) < 0) {
-		/* EAGAIN: another wake-up took it; nothing to do. */
-	}
-}
-
 static void close_image(struct rbd_state *s, struct rbd_img *img)
 {
 	int rc;
@@ -257,9 +218,10 @@ static int name_images(struct rbd_state *s, const struct iorig_job_info *job,
 					   "rbd: image name '%s' is empty or too long", name);
 			return rc ? rc : -EINVAL;
 		}
-		snprintf(img->spec, sizeof(img->spec), "%s/%s%s%s", o->pool ? o->pool : "",
-			 o->nspace && *o->nspace ? o->nspace : "",
-			 o->nspace && *o->nspace ? "/" : "", img->name);
+		snprintf(img->spec, sizeof(img->spec), "%s/%s%s%s",
+			 o->conn.pool ? o->conn.pool : "",
+			 o->conn.nspace && *o->conn.nspace ? o->conn.nspace : "",
+			 o->conn.nspace && *o->conn.nspace ? "/" : "", img->name);
 	}
 	return 0;
 }
@@ -299,10 +261,9 @@ static int rbd_init(const struct iorig_job_info *job, const void *opts, void **s
 	if (s->remove_image && !s->create_image)
 		s->host->log(s->job, IORIG_LOG_WARN, "rbd: remove_image=1 without create_image=1 "
 			     "removes nothing: only images this job created are removed");
-	s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	s->efd = ceph_eventfd_open("rbd", s->host, s->job);
 	if (s->efd < 0) {
-		rc = -errno;
-		s->host->set_error(s->job, rc, "rbd: eventfd: %s", strerror(-rc));
+		rc = s->efd;
 		rbd_cleanup(s);
 		return rc;
 	}
@@ -310,15 +271,8 @@ static int rbd_init(const struct iorig_job_info *job, const void *opts, void **s
 		 s->nr_imgs > 1 ? " and others" : "");
 	p = (struct ceph_conn_params){
 		.engine = "rbd",
-		.clustername = o->clustername,
-		.clientname = o->clientname,
-		.conf = o->conf,
-		.keyring = o->keyring,
-		.pool = o->pool,
-		.nspace = o->nspace,
+		.opts = &o->conn,
 		.target = target,
-		.mount_timeout_ns = o->mount_timeout,
-		.op_timeout_ns = o->op_timeout,
 		/* direct=1: no librbd cache between the job and the OSDs. */
 		.extra = (job->flags & IORIG_JOB_DIRECT) ? no_cache : NULL,
 	};
@@ -479,13 +433,10 @@ static int rbd_reap(void *state, unsigned min, unsigned max, uint64_t timeout_ns
 		if (!s->inflight && !s->n_ready)
 			return (int)n; /* nothing can come back: do not sleep */
 		now = s->host->now_ns();
-		if (!deadline)
-			deadline = timeout_ns == UINT64_MAX || now + timeout_ns < now
-					   ? UINT64_MAX : now + timeout_ns;
-		else if (now >= deadline)
+		if (!ceph_reap_time_left(now, timeout_ns, &deadline))
 			return (int)n;
 		if (!s->busy_poll)
-			wait_efd(s, deadline - now);
+			ceph_eventfd_wait(s->efd, deadline - now);
 	}
 }
 
@@ -514,7 +465,7 @@ static int rbd_fsync(void *state, struct iorig_file *f, int datasync)
 		collect(s);
 		if (s->flush_done)
 			break;
-		wait_efd(s, FLUSH_WAIT_NS);
+		ceph_eventfd_wait(s->efd, FLUSH_WAIT_NS);
 	}
 	rc = s->flush_rc < 0 ? (int)s->flush_rc : 0;
 	if (rc == 0)

@@ -19,23 +19,15 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-IORIG = os.environ.get("IORIG", "iorig")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from iorig_test import (  # noqa: E402
+    IORIG, Skip, check, job_entry, jobs_text, main, run, run_jobfile, sh, write_cfg)
+
 TOOLS = os.environ.get("IORIG_CEPH_TOOLS", os.path.dirname(os.path.abspath(__file__)))
-SKIP = 77
 MB = 1 << 20
-
-
-class Skip(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise AssertionError(msg)
 
 
 def load_cluster():
@@ -58,10 +50,8 @@ CL = {}
 
 def cli(*args, timeout=60, check_rc=True, binary=False):
     """A Ceph command line tool on the test cluster."""
-    env = dict(os.environ, CEPH_CONF=CL["CEPH_CONF"])
-    env.pop("CEPH_ARGS", None)
-    p = subprocess.run(list(args), capture_output=True, timeout=timeout, env=env,
-                       text=not binary)
+    p = sh(args, timeout=timeout, env={"CEPH_CONF": CL["CEPH_CONF"], "CEPH_ARGS": None},
+           text=not binary)
     if check_rc:
         check(p.returncode == 0, f"{' '.join(args)}: exit {p.returncode}\n{p.stderr}")
     return p
@@ -76,7 +66,7 @@ def rados_ls():
 
 
 def engine_built(name):
-    p = subprocess.run([IORIG, "engines", name], capture_output=True, text=True, timeout=60)
+    p = run(["engines", name], timeout=60)
     if p.returncode != 0:
         raise Skip(f"engine {name} not available: {p.stderr.strip() or p.stdout.strip()}")
 
@@ -88,52 +78,27 @@ def has_verify(tmp):
     """Does this iorig take verify= yet (the core's data verification)?"""
     global _verify
     if _verify is None:
-        cfg = os.path.join(tmp, "probe.cfg")
-        with open(cfg, "w") as f:
-            f.write('jobs = ( { name = "p"; ioengine = "rbd"; rw = "write"; bs = "4k"; '
-                    'size = "1m"; verify = "crc32c"; } );\n')
-        p = subprocess.run([IORIG, "validate", cfg], capture_output=True, text=True,
-                           timeout=60)
+        cfg = write_cfg(tmp, 'jobs = ( { name = "p"; ioengine = "rbd"; rw = "write"; '
+                        'bs = "4k"; size = "1m"; verify = "crc32c"; } );\n', "probe.cfg")
+        p = run(["validate", cfg], timeout=60)
         _verify = p.returncode == 0
     return _verify
 
 
 def job_text(name, engine, **opts):
-    """One job entry in libconfig syntax; values are quoted unless int/bool."""
-    def val(v):
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, int):
-            return str(v)
-        return '"' + str(v) + '"'
-    body = " ".join(f"{k} = {val(v)};" for k, v in opts.items() if v is not None)
-    return f'{{ name = "{name}"; ioengine = "{engine}"; {body} }}'
+    """One job entry in libconfig syntax; options set to None are left out."""
+    return job_entry(dict(name=name, ioengine=engine, **opts))
 
 
 def run_jobs(tmp, jobs, expect_rc=0, timeout=120, env=None, name="job.cfg"):
-    cfg = os.path.join(tmp, name)
-    with open(cfg, "w") as f:
-        f.write("jobs = (\n  " + ",\n  ".join(jobs) + "\n);\n")
-    e = dict(os.environ, CEPH_CONF=CL.get("CEPH_CONF", ""))
-    e.pop("CEPH_ARGS", None)
-    if env:
-        e.update(env)
-        for k, v in env.items():
-            if v is None:
-                e.pop(k, None)
+    """The jobs (job_text() entries) on the test cluster, env added to (None:
+    removed from) ours: (report or None, process, seconds taken)."""
+    e = {"CEPH_CONF": CL.get("CEPH_CONF", ""), "CEPH_ARGS": None}
+    e.update(env or {})
     t0 = time.monotonic()
-    p = subprocess.run([IORIG, "--output-format=json", cfg], capture_output=True, text=True,
-                       timeout=timeout, env=e, cwd=tmp)
-    took = time.monotonic() - t0
-    text = open(cfg).read()
-    check(expect_rc is None or p.returncode == expect_rc,
-          f"exit {p.returncode}, expected {expect_rc}\njob file:\n{text}\n"
-          f"stderr:\n{p.stderr}\nstdout:\n{p.stdout[:3000]}")
-    try:
-        doc = json.loads(p.stdout) if p.stdout.strip() else None
-    except json.JSONDecodeError as e:
-        raise AssertionError(f"stdout is not JSON ({e}):\n{p.stdout[:2000]}\n{p.stderr}")
-    return doc, p, took
+    doc, p = run_jobfile(tmp, jobs_text(jobs, ",\n  "), expect_rc, name, need_report=False,
+                         timeout=timeout, env=e, cwd=tmp)
+    return doc, p, time.monotonic() - t0
 
 
 def ok_jobs(doc):
@@ -487,31 +452,11 @@ def t_osd_stop(tmp):
     cli("rados", "-p", pool, "stat", "rbd_directory", timeout=60)
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    fn = globals().get("t_" + sys.argv[1])
-    if not fn:
-        print(f"no test {sys.argv[1]}")
-        return 2
-    tmp = tempfile.mkdtemp(prefix="iorig-ceph-")
-    try:
-        CL.update(load_cluster())
-        if shutil.which(IORIG) is None and not os.path.isfile(IORIG):
-            raise Skip(f"no iorig binary at {IORIG}")
-        fn(tmp)
-    except Skip as e:
-        print(f"SKIP: {e}")
-        return SKIP
-    except AssertionError as e:
-        print(f"FAIL: {e}")
-        return 1
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
-    return 0
+def setup():
+    CL.update(load_cluster())
+    if shutil.which(IORIG) is None and not os.path.isfile(IORIG):
+        raise Skip(f"no iorig binary at {IORIG}")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(globals(), "iorig-ceph-", setup=setup))

@@ -6,40 +6,14 @@ Usage: test_e2e.py TEST_NAME   (exit 0 pass, 1 fail, 77 skip)
 Environment: IORIG (the binary), IORIG_PLUGIN_PATH (the built engines).
 Files go under /var/tmp: O_DIRECT needs a disk filesystem.
 """
-import json
 import os
-import subprocess
 import sys
-import tempfile
 
-IORIG = os.environ.get("IORIG", "iorig")
-SKIP = 77
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from iorig_test import Loop, check, main, need_root_loop, run_jobfile  # noqa: E402
+
 ASYNC = ("libaio", "io_uring")
 ALL = ("libaio", "io_uring", "mmap", "splice")
-
-
-class Skip(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise AssertionError(msg)
-
-
-def run_cfg(tmp, text, expect_rc=0, name="job.cfg"):
-    cfg = os.path.join(tmp, name)
-    with open(cfg, "w") as f:
-        f.write(text)
-    p = subprocess.run([IORIG, "--output-format=json", cfg], capture_output=True,
-                       text=True, timeout=120)
-    check(p.returncode == expect_rc,
-          f"exit {p.returncode}, expected {expect_rc}\njob file:\n{text}\n"
-          f"stderr:\n{p.stderr}\nstdout:\n{p.stdout[:2000]}")
-    try:
-        return json.loads(p.stdout), p.stderr
-    except json.JSONDecodeError as e:
-        raise AssertionError(f"stdout is not JSON ({e}):\n{p.stdout[:2000]}\n{p.stderr}")
 
 
 def depth_at_least_32(job):
@@ -54,7 +28,7 @@ jobs = ( {{ name = "depth"; ioengine = "{engine}"; direct = true; rw = "randread
            bs = "4k"; size = "64m"; iodepth = 32; runtime = "2s"; time_based = true;
            filename = "{tmp}/depth.dat"; unlink = true; {extra} }} );
 """
-    doc, _ = run_cfg(tmp, text)
+    doc, _ = run_jobfile(tmp, text)
     j = doc["jobs"][0]
     check(j["error"] == 0, f"{engine}: error {j['error']}: {j.get('iorig', {}).get('errmsg')}")
     check(j["read"]["total_ios"] > 1000, f"{engine}: only {j['read']['total_ios']} reads")
@@ -88,7 +62,7 @@ jobs = (
   {{ name = "r"; rw = "randread"; stonewall = true; {unlink} }}
 );
 """
-    doc, _ = run_cfg(tmp, text, name=f"{engine}.cfg")
+    doc, _ = run_jobfile(tmp, text, name=f"{engine}.cfg")
     size_b = int(size[:-1]) << 20
     by = {j["jobname"]: j for j in doc["jobs"]}
     for n in ("w", "r"):
@@ -112,27 +86,17 @@ def t_files(tmp):
 
 def t_blockdev(tmp):
     """Every engine on a loop block device (root only; always detached)."""
-    if os.geteuid() != 0:
-        raise Skip("loop devices need root")
-    img = os.path.join(tmp, "loop.img")
-    with open(img, "wb") as f:
-        f.truncate(64 << 20)
-    p = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise Skip(f"losetup failed: {p.stderr.strip()}")
-    dev = p.stdout.strip()
-    try:
+    need_root_loop()
+    with Loop(tmp, name="loop.img") as lo:
         for e in ALL:
-            write_then_read(tmp, e, dev, False, layout=False)
+            write_then_read(tmp, e, lo.dev, False, layout=False)
             if e in ASYNC:
-                write_then_read(tmp, e, dev, True, layout=False)
-    finally:
-        subprocess.run(["losetup", "-d", dev])
+                write_then_read(tmp, e, lo.dev, True, layout=False)
 
 
 def refused(tmp, text, needle):
-    doc, err = run_cfg(tmp, text, expect_rc=1)
-    msg = doc["jobs"][0].get("iorig", {}).get("errmsg", "") + err
+    doc, p = run_jobfile(tmp, text, expect_rc=1)
+    msg = doc["jobs"][0].get("iorig", {}).get("errmsg", "") + p.stderr
     check(needle in msg, f"message lacks '{needle}':\n{msg}")
 
 
@@ -147,24 +111,5 @@ def t_refusals(tmp):
             "direct")
 
 
-TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
-
-
-def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in TESTS:
-        print(f"usage: {sys.argv[0]} {{{'|'.join(sorted(TESTS))}}}", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="iorig-e2e-", dir="/var/tmp") as tmp:
-        try:
-            TESTS[sys.argv[1]](tmp)
-        except Skip as s:
-            print(f"skip: {s}")
-            return SKIP
-        except AssertionError as a:
-            print(f"FAIL: {a}")
-            return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(globals(), "iorig-e2e-"))

@@ -11,14 +11,13 @@ Environment: IORIG (the binary), IORIG_PLUGIN_PATH (built engines).
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 
-IORIG = os.environ.get("IORIG", "iorig")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from iorig_test import (  # noqa: E402
+    Skip, check, expect_exit, expect_ok, fail, main, need_direct, run, run_json, write_cfg)
+
 PLUGINS = os.environ.get("IORIG_PLUGIN_PATH", "")
-SKIP = 77
 MiB = 1 << 20
 
 ISSUE_JOB_FILE = """[global]
@@ -61,47 +60,13 @@ stonewall
 """
 
 
-class Skip(Exception):
-    pass
-
-
-def fail(msg):
-    raise AssertionError(msg)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
-def run(args, cwd=None, env=None, timeout=120):
-    e = dict(os.environ)
-    e.update(env or {})
-    return subprocess.run([IORIG] + list(args), capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd, env=e)
-
-
 def ok(args, **kw):
-    p = run(args, **kw)
-    if p.returncode != 0:
-        fail(f"iorig {' '.join(args)}: exit {p.returncode}\nstderr:\n{p.stderr}\n"
-             f"stdout:\n{p.stdout[:2000]}")
-    return p
-
-
-def run_json(args, **kw):
-    p = ok(["--output-format=json"] + list(args), **kw)
-    try:
-        return json.loads(p.stdout), p
-    except json.JSONDecodeError as e:
-        fail(f"stdout is not JSON ({e}):\n{p.stdout[:2000]}")
+    return expect_ok(run(args, **kw), "iorig " + " ".join(args))
 
 
 def usage_error(args, *needles, **kw):
     """iorig must exit 2 with one error line containing every needle."""
-    p = run(args, **kw)
-    check(p.returncode == 2, f"iorig {' '.join(args)}: exit {p.returncode}, expected 2\n"
-          f"{p.stderr}")
+    p = expect_exit(run(args, **kw), 2, "iorig " + " ".join(args))
     for n in needles:
         check(n in p.stderr, f"iorig {' '.join(args)}: '{n}' not in the message:\n{p.stderr}")
     return p
@@ -129,19 +94,6 @@ def have_engine(name):
 def need_engine(name):
     if not have_engine(name):
         raise Skip(f"engine {name} not built")
-
-
-def need_direct(d):
-    try:
-        fd = os.open(os.path.join(d, ".direct-probe"), os.O_CREAT | os.O_RDWR | os.O_DIRECT)
-        os.close(fd)
-    except OSError:
-        raise Skip("no O_DIRECT in the temporary directory")
-    finally:
-        try:
-            os.unlink(os.path.join(d, ".direct-probe"))
-        except OSError:
-            pass
 
 
 def make_file(path, size):
@@ -469,10 +421,7 @@ def t_ini_errors(tmp):
         f.write("bs=4k\n\nblocksise=8k\n")
 
     def jf(name, text):
-        p = os.path.join(tmp, name)
-        with open(p, "w") as f:
-            f.write(text)
-        return p
+        return write_cfg(tmp, text, name)
 
     p = jf("var.fio", "[global]\nioengine=null\n[a]\nsize=${IORIG_TEST_UNSET_VAR}\n")
     env = {"IORIG_TEST_UNSET_VAR": ""}
@@ -563,29 +512,5 @@ def t_convert_roundtrip(tmp):
     check(a[0]["direct"] == "1" and a[0]["rwmixread"] == "80", f"{a[0]}")
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    fn = globals().get("t_" + sys.argv[1])
-    if not fn:
-        print(f"no test {sys.argv[1]}")
-        return 2
-    base = os.environ.get("IORIG_TEST_TMP", "/var/tmp")
-    tmp = tempfile.mkdtemp(prefix="iorig-fio-", dir=base if os.path.isdir(base) else None)
-    try:
-        fn(tmp)
-    except Skip as e:
-        print(f"SKIP: {e}")
-        return SKIP
-    except AssertionError as e:
-        print(f"FAIL: {e}")
-        return 1
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(globals(), "iorig-fio-"))

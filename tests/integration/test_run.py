@@ -7,58 +7,17 @@ Environment: IORIG (the binary), IORIG_SRC (source tree).
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-IORIG = os.environ.get("IORIG", "iorig")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from iorig_test import (  # noqa: E402
+    IORIG, Loop, Skip, check, main, mkfs_ext4, need_direct, need_root_loop, run, run_json,
+    supports_direct, write_cfg)
+
 SRC = os.environ.get("IORIG_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
-SKIP = 77
-
-
-class Skip(Exception):
-    pass
-
-
-def fail(msg):
-    raise AssertionError(msg)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
-def run(args, timeout=120, input=None):
-    return subprocess.run([IORIG] + args, capture_output=True, text=True,
-                          timeout=timeout, input=input)
-
-
-def write_cfg(tmp, text, name="job.cfg"):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def run_json(cfg, extra=(), expect_rc=0, timeout=120):
-    p = run(["--output-format=json"] + list(extra) + [cfg], timeout=timeout)
-    if p.returncode != expect_rc:
-        fail(f"exit {p.returncode}, expected {expect_rc}\nstderr:\n{p.stderr}\nstdout:\n{p.stdout[:2000]}")
-    try:
-        return json.loads(p.stdout), p
-    except json.JSONDecodeError as e:
-        fail(f"stdout is not JSON ({e}):\n{p.stdout[:2000]}\nstderr:\n{p.stderr}")
-
-
-def jobs_by_name(doc):
-    out = {}
-    for j in doc["jobs"]:
-        out.setdefault(j["jobname"], []).append(j)
-    return out
 
 
 # ---- tests ------------------------------------------------------------------
@@ -78,7 +37,7 @@ def t_configs(tmp):
         if "direct = true" in text and not supports_direct(tmp):
             text = text.replace("direct = true", "direct = false")
         cfg = write_cfg(tmp, text, n)
-        doc, _ = run_json(cfg)
+        doc, _ = run_json([cfg])
         check(doc["jobs"], f"{n}: no jobs in the report")
         for j in doc["jobs"]:
             check(j["error"] == 0, f"{n}: job {j['jobname']} error {j['error']}")
@@ -87,33 +46,19 @@ def t_configs(tmp):
         print(f"{n}: {len(doc['jobs'])} job(s) ok")
 
 
-def supports_direct(d):
-    try:
-        fd = os.open(os.path.join(d, ".direct-probe"), os.O_CREAT | os.O_RDWR | os.O_DIRECT)
-        os.close(fd)
-        return True
-    except OSError:
-        return False
-    finally:
-        try:
-            os.unlink(os.path.join(d, ".direct-probe"))
-        except OSError:
-            pass
-
-
 def t_stonewall(tmp):
     """stonewall makes a job wait for the previous ones: 2 x 1 s in a row take >= 2 s."""
     base = 'global = { ioengine = "null"; size = "1g"; runtime = "1s"; time_based = true; };\n'
     cfg = write_cfg(tmp, base + 'jobs = ( { name = "a"; }, { name = "b"; stonewall = true; } );')
     t0 = time.monotonic()
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     serial = time.monotonic() - t0
     g = {j["jobname"]: j["groupid"] for j in doc["jobs"]}
     check(g == {"a": 0, "b": 1}, f"groups {g}")
     check(serial >= 2.0, f"stonewalled jobs overlapped: {serial:.2f}s")
     cfg = write_cfg(tmp, base + 'jobs = ( { name = "a"; }, { name = "b"; } );', "par.cfg")
     t0 = time.monotonic()
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     par = time.monotonic() - t0
     check({j["groupid"] for j in doc["jobs"]} == {0}, "jobs without stonewall split into groups")
     check(par < 1.9, f"jobs of one group did not run together: {par:.2f}s")
@@ -123,14 +68,14 @@ def t_numjobs(tmp):
     """numjobs clones; group_reporting merges them exactly."""
     cfg = write_cfg(tmp, 'jobs = ( { name = "n"; ioengine = "null"; rw = "write"; size = "4m"; '
                          'bs = "4k"; numjobs = 3; } );')
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     check(len(doc["jobs"]) == 3, f"{len(doc['jobs'])} entries for numjobs=3")
     for j in doc["jobs"]:
         check(j["write"]["io_bytes"] == 4 << 20, f"clone wrote {j['write']['io_bytes']}")
         check(j["write"]["total_ios"] == 1024, f"clone did {j['write']['total_ios']} I/Os")
     cfg = write_cfg(tmp, 'jobs = ( { name = "n"; ioengine = "null"; rw = "write"; size = "4m"; '
                          'bs = "4k"; numjobs = 3; group_reporting = true; } );', "g.cfg")
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     check(len(doc["jobs"]) == 1, f"{len(doc['jobs'])} entries with group_reporting")
     w = doc["jobs"][0]["write"]
     check(w["io_bytes"] == 3 * (4 << 20), f"group io_bytes {w['io_bytes']}")
@@ -142,7 +87,7 @@ def t_size_end(tmp):
     f = os.path.join(tmp, "data")
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "w"; ioengine = "psync"; rw = "write"; bs = "16k"; '
                          f'size = "3m"; filename = "{f}"; }} );')
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     w = doc["jobs"][0]["write"]
     check(w["io_bytes"] == 3 << 20, f"io_bytes {w['io_bytes']}")
     check(w["total_ios"] == 192, f"total_ios {w['total_ios']}")
@@ -152,7 +97,7 @@ def t_size_end(tmp):
     g = os.path.join(tmp, "rand")
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "r"; ioengine = "psync"; rw = "randwrite"; bs = "4k"; '
                          f'size = "1m"; filename = "{g}"; }} );', "r.cfg")
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     check(doc["jobs"][0]["write"]["total_ios"] == 256, "randwrite I/O count")
     st = os.stat(g)
     check(st.st_blocks * 512 >= 1 << 20, f"random map left holes: {st.st_blocks * 512} bytes allocated")
@@ -161,14 +106,14 @@ def t_size_end(tmp):
 def t_loops(tmp):
     cfg = write_cfg(tmp, 'jobs = ( { name = "l"; ioengine = "null"; rw = "read"; size = "1m"; '
                          'bs = "4k"; loops = 3; } );')
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     check(doc["jobs"][0]["read"]["io_bytes"] == 3 << 20, "loops=3 did not read 3 x size")
 
 
 def t_io_size(tmp):
     cfg = write_cfg(tmp, 'jobs = ( { name = "l"; ioengine = "null"; rw = "randread"; size = "1m"; '
                          'io_size = "5m"; bs = "4k"; } );')
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     check(doc["jobs"][0]["read"]["io_bytes"] == 5 << 20, "io_size=5m not honoured")
 
 
@@ -176,7 +121,7 @@ def t_runtime(tmp):
     """time_based runs for runtime, and the bandwidth samples come every 500 ms."""
     cfg = write_cfg(tmp, 'jobs = ( { name = "t"; ioengine = "null"; size = "1m"; runtime = "2s"; '
                          'time_based = true; } );')
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     r = doc["jobs"][0]["read"]
     check(1950 <= r["runtime"] <= 2300, f"runtime {r['runtime']} ms for runtime=2s")
     check(3 <= r["bw_samples"] <= 4, f"{r['bw_samples']} bandwidth samples in 2 s")
@@ -184,7 +129,7 @@ def t_runtime(tmp):
           "iops does not match total_ios / runtime")
     # without time_based, runtime caps a job that would take longer
     cfg = write_cfg(tmp, 'jobs = ( { name = "t"; ioengine = "null"; size = "100t"; runtime = "1s"; } );', "c.cfg")
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     check(doc["jobs"][0]["read"]["runtime"] <= 1300, "runtime did not cap a sized job")
 
 
@@ -193,7 +138,7 @@ def t_ramp_time(tmp):
     cfg = write_cfg(tmp, 'jobs = ( { name = "t"; ioengine = "null"; size = "1m"; runtime = "1s"; '
                          'ramp_time = "1s"; time_based = true; } );')
     t0 = time.monotonic()
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     took = time.monotonic() - t0
     r = doc["jobs"][0]["read"]
     check(950 <= r["runtime"] <= 1300, f"measured runtime {r['runtime']} ms includes the ramp")
@@ -265,14 +210,14 @@ def t_unlink_and_layout(tmp):
     f = os.path.join(tmp, "laid")
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "r"; ioengine = "psync"; rw = "read"; size = "2m"; '
                          f'filename = "{f}"; }} );')
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     check(doc["jobs"][0]["read"]["io_bytes"] == 2 << 20, "read job did not read size bytes")
     data = open(f, "rb").read()
     check(len(data) == 2 << 20, "laid-out file has the wrong size")
     check(data.count(0) < len(data) // 16, "layout left the file mostly zeros")
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "r"; ioengine = "psync"; rw = "read"; size = "2m"; '
                          f'filename = "{f}"; unlink = true; }} );', "u.cfg")
-    run_json(cfg)
+    run_json([cfg])
     check(not os.path.exists(f), "unlink=true left the file")
 
 
@@ -287,7 +232,7 @@ def t_read_unwritten_region(tmp):
         # we cannot write? Simplest: check that layout extended it with data.
         cfg = write_cfg(tmp, f'jobs = ( {{ name = "r"; ioengine = "psync"; rw = "read"; size = "64k"; '
                              f'filename = "{f}"; }} );')
-        doc, _ = run_json(cfg)
+        doc, _ = run_json([cfg])
         data = open(f, "rb").read()
         check(len(data) == 65536 and data[:4096] == b"x" * 4096, "layout changed existing data")
         check(data[4096:].count(0) < 61440 // 16, "the extended region reads back as zeros")
@@ -300,7 +245,7 @@ def t_offset_increment(tmp):
     f = os.path.join(tmp, "inc")
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "r"; ioengine = "psync"; rw = "read"; size = "1m"; '
                          f'offset_increment = "1m"; numjobs = 3; filename = "{f}"; }} );')
-    doc, _ = run_json(cfg)
+    doc, _ = run_json([cfg])
     for j in doc["jobs"]:
         check(j["error"] == 0 and j["read"]["io_bytes"] == 1 << 20, f"clone read {j['read']['io_bytes']}")
     check(os.path.getsize(f) == 3 << 20, f"laid out {os.path.getsize(f)} bytes for 3 regions of 1m")
@@ -310,38 +255,21 @@ def t_files_round_robin(tmp):
     """nrfiles without filename: fio's names, size split, I/O spread over the files."""
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "m"; ioengine = "psync"; rw = "write"; size = "4m"; '
                          f'nrfiles = 4; directory = "{tmp}"; }} );')
-    run_json(cfg)
+    run_json([cfg])
     for i in range(4):
         p = os.path.join(tmp, f"m.0.{i}")
         check(os.path.exists(p), f"{p} missing")
         check(os.path.getsize(p) == 1 << 20, f"{p}: {os.path.getsize(p)} bytes")
 
 
-def losetup_available():
-    return shutil.which("losetup") and os.geteuid() == 0 and os.path.exists("/dev/loop-control")
-
-
 def t_mounted_device(tmp):
     """Writing to a mounted block device is refused unless allow_mounted_write."""
-    if not losetup_available():
-        raise Skip("losetup or root not available")
-    if not shutil.which("mkfs.ext4"):
-        raise Skip("mkfs.ext4 not available")
-    img = os.path.join(tmp, "disk.img")
-    with open(img, "wb") as f:
-        f.truncate(64 << 20)
-    dev = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
-    if dev.returncode:
-        raise Skip(f"losetup failed: {dev.stderr.strip()}")
-    dev = dev.stdout.strip()
-    mnt = os.path.join(tmp, "mnt")
-    os.mkdir(mnt)
-    mounted = False
-    try:
-        subprocess.run(["mkfs.ext4", "-q", dev], check=True, capture_output=True)
-        if subprocess.run(["mount", dev, mnt], capture_output=True).returncode:
-            raise Skip("cannot mount here")
-        mounted = True
+    need_root_loop()
+    with Loop(tmp) as lo:
+        dev = lo.dev
+        mkfs_ext4(dev)
+        mnt = os.path.join(tmp, "mnt")
+        lo.mount(dev, mnt)
         cfg = write_cfg(tmp, f'jobs = ( {{ name = "w"; ioengine = "psync"; rw = "write"; size = "1m"; '
                              f'filename = "{dev}"; }} );')
         p = run([cfg])
@@ -350,10 +278,9 @@ def t_mounted_device(tmp):
         # reads are always allowed
         cfg = write_cfg(tmp, f'jobs = ( {{ name = "r"; ioengine = "psync"; rw = "read"; size = "1m"; '
                              f'filename = "{dev}"; }} );', "r.cfg")
-        doc, _ = run_json(cfg)
+        doc, _ = run_json([cfg])
         check(doc["jobs"][0]["read"]["io_bytes"] == 1 << 20, "read of a mounted device failed")
-        subprocess.run(["umount", mnt], check=True)
-        mounted = False
+        lo.umount(mnt)
         # unmounted, the filesystem signature still guards it ...
         cfg = write_cfg(tmp, f'jobs = ( {{ name = "w"; ioengine = "psync"; rw = "write"; size = "1m"; '
                              f'filename = "{dev}"; }} );')
@@ -362,12 +289,8 @@ def t_mounted_device(tmp):
         # ... until the job says it means it: the write goes through
         cfg = write_cfg(tmp, f'jobs = ( {{ name = "w"; ioengine = "psync"; rw = "write"; size = "1m"; '
                              f'filename = "{dev}"; direct = true; overwrite_device = true; }} );', "w.cfg")
-        doc, _ = run_json(cfg)
+        doc, _ = run_json([cfg])
         check(doc["jobs"][0]["write"]["io_bytes"] == 1 << 20, "write to an unmounted device")
-    finally:
-        if mounted:
-            subprocess.run(["umount", mnt])
-        subprocess.run(["losetup", "-d", dev])
 
 
 def t_exit_codes(tmp):
@@ -383,36 +306,11 @@ def t_exit_codes(tmp):
     f = os.path.join(tmp, "odd")
     cfg = write_cfg(tmp, f'jobs = ( {{ name = "d"; ioengine = "psync"; rw = "read"; bs = "1000"; '
                          f'size = "100k"; direct = true; filename = "{f}"; }} );')
-    if not supports_direct(tmp):
-        raise Skip("no O_DIRECT in the temporary directory")
+    need_direct(tmp)
     p = run([cfg])
     check(p.returncode == 1, f"misaligned O_DIRECT read: exit {p.returncode}\n{p.stderr}")
     check("d" in p.stderr and ("alignment" in p.stderr or "Invalid argument" in p.stderr), p.stderr)
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    fn = globals().get("t_" + sys.argv[1])
-    if not fn:
-        print(f"no test {sys.argv[1]}")
-        return 2
-    base = os.environ.get("IORIG_TEST_TMP", "/var/tmp")
-    tmp = tempfile.mkdtemp(prefix="iorig-it-", dir=base if os.path.isdir(base) else None)
-    try:
-        fn(tmp)
-    except Skip as e:
-        print(f"SKIP: {e}")
-        return SKIP
-    except AssertionError as e:
-        print(f"FAIL: {e}")
-        return 1
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(globals(), "iorig-it-"))

@@ -17,58 +17,22 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 import zlib
 
-IORIG = os.environ.get("IORIG", "iorig")
-SKIP = 77
-
-
-class Skip(Exception):
-    pass
-
-
-def fail(msg):
-    raise AssertionError(msg)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
-def run(args, timeout=120, **kw):
-    return subprocess.run([IORIG] + args, capture_output=True, text=True, timeout=timeout, **kw)
-
-
-def write_cfg(tmp, text, name="job.cfg"):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from iorig_test import (  # noqa: E402
+    IORIG, Loop, Skip, check, expect_ok, job_entry, jobs_text, main, mkfs_ext4,
+    need_root_loop, run, write_cfg)
 
 
 def job(name, **opts):
     """One libconfig job: job("j", rw="read", size="1m", direct=True)."""
-    parts = [f'name = "{name}";']
-    for k, v in opts.items():
-        if isinstance(v, bool):
-            parts.append(f"{k} = {'true' if v else 'false'};")
-        elif isinstance(v, int):
-            parts.append(f"{k} = {v};")
-        else:
-            parts.append(f'{k} = "{v}";')
-    return "{ " + " ".join(parts) + " }"
+    return job_entry(dict(name=name, **opts))
 
 
 def jobfile(tmp, *jobs, name="job.cfg"):
-    return write_cfg(tmp, "jobs = ( " + ",\n".join(jobs) + " );\n", name)
-
-
-def ok(p, what):
-    if p.returncode != 0:
-        fail(f"{what}: exit {p.returncode}\nstderr:\n{p.stderr}\nstdout:\n{p.stdout[:3000]}")
+    return write_cfg(tmp, jobs_text(jobs, ",\n"), name)
 
 
 def split_normal_json(out):
@@ -76,56 +40,6 @@ def split_normal_json(out):
     i = out.find("\n{\n")
     check(i >= 0, f"no JSON document after the normal report:\n{out[:2000]}")
     return out[:i + 1], json.loads(out[i + 1:])
-
-
-def need_root_loop():
-    if os.geteuid() != 0:
-        raise Skip("needs root for loop devices")
-    if not shutil.which("losetup"):
-        raise Skip("no losetup")
-
-
-class Loop:
-    """A loop device on a sparse image in tmp; detached (and unmounted) on exit."""
-
-    def __init__(self, tmp, size_mb=64, name="disk.img", partscan=False):
-        self.img = os.path.join(tmp, name)
-        with open(self.img, "wb") as f:
-            f.truncate(size_mb << 20)
-        self.partscan = partscan
-        self.mounts = []
-        self.dev = None
-
-    def __enter__(self):
-        args = ["losetup", "-f", "--show"] + (["-P"] if self.partscan else []) + [self.img]
-        p = subprocess.run(args, capture_output=True, text=True)
-        if p.returncode:
-            raise Skip(f"losetup failed: {p.stderr.strip()}")
-        self.dev = p.stdout.strip()
-        return self
-
-    def mount(self, dev, mnt):
-        os.makedirs(mnt, exist_ok=True)
-        if subprocess.run(["mount", dev, mnt], capture_output=True).returncode:
-            raise Skip(f"cannot mount {dev} here")
-        self.mounts.append(mnt)
-
-    def umount(self, mnt):
-        subprocess.run(["umount", mnt], check=True)
-        self.mounts.remove(mnt)
-
-    def __exit__(self, *a):
-        for m in reversed(self.mounts):
-            subprocess.run(["umount", m], capture_output=True)
-        if self.dev:
-            subprocess.run(["partx", "-d", self.dev], capture_output=True)
-            subprocess.run(["losetup", "-d", self.dev], capture_output=True)
-
-
-def mkfs_ext4(dev):
-    if not shutil.which("mkfs.ext4"):
-        raise Skip("no mkfs.ext4")
-    subprocess.run(["mkfs.ext4", "-q", "-F", dev], check=True, capture_output=True)
 
 
 def write_mbr(path, parts):
@@ -192,7 +106,7 @@ def t_disk_stats(tmp):
                                filename=lo.dev, direct=True, runtime="1s", time_based=True,
                                overwrite_device=True))
         p = run(["--output-format=normal,json", cfg])
-        ok(p, "loop-device job")
+        expect_ok(p, "loop-device job")
         text, doc = split_normal_json(p.stdout)
         name = os.path.basename(lo.dev)
         du = doc["disk_util"]
@@ -236,7 +150,7 @@ def t_disk_stats_file(tmp):
         cfg = jobfile(tmp, job("f", ioengine="psync", rw="write", bs="64k", size="8m",
                                filename=os.path.join(mnt, "data"), direct=True, end_fsync=True))
         p = run(["--output-format=json", cfg])
-        ok(p, "file on a partition's filesystem")
+        expect_ok(p, "file on a partition's filesystem")
         du = json.loads(p.stdout)["disk_util"]
         check([d["name"] for d in du] == [os.path.basename(lo.dev)],
               f"expected the whole disk {lo.dev}: {du}")
@@ -251,7 +165,7 @@ def t_terse(tmp):
                            size="8m", filename=os.path.join(tmp, "tf"), runtime="1s",
                            time_based=True, description="terse test"))
     p = run(["--output-format=json,terse", cfg])
-    ok(p, "terse run")
+    expect_ok(p, "terse run")
     lines = p.stdout.splitlines()
     terse = [l for l in lines if l.startswith("3;")]
     check(len(terse) == 1, f"one terse line expected:\n{p.stdout[-1000:]}")
@@ -339,7 +253,7 @@ def t_status_interval(tmp):
                   job("b", ioengine="psync", rw="read", bs="16k", size="8m", stonewall=True,
                       filename=os.path.join(tmp, "fb"), runtime="1200ms", time_based=True))
     p = run(["--output-format=json", "--status-interval=500ms", f"--status-file={sf}", cfg])
-    ok(p, "status-interval run")
+    expect_ok(p, "status-interval run")
     doc = json.loads(p.stdout)
     lines = [json.loads(l) for l in open(sf)]
     check(len(lines) >= 6, f"{len(lines)} interval lines for a 3.7 s run")
@@ -371,7 +285,7 @@ def t_status_interval_stdout(tmp):
     cfg = jobfile(tmp, job("s", ioengine="psync", rw="write", bs="4k", size="4m",
                            filename=os.path.join(tmp, "fs"), runtime="1200ms", time_based=True))
     p = run(["--status-interval=1", cfg])
-    ok(p, "status-interval on stdout")
+    expect_ok(p, "status-interval on stdout")
     out = p.stdout.splitlines()
     ivs = [json.loads(l) for l in out if l.startswith('{"type":"interval"')]
     check(len(ivs) >= 2, f"{len(ivs)} lines on stdout")
@@ -400,7 +314,7 @@ def t_logs_avg(tmp):
                            write_bw_log="avg", write_iops_log="avg", write_lat_log="avg",
                            log_avg_msec=500))
     p = run(["--output-format=json", cfg], cwd=tmp)
-    ok(p, "averaged logs")
+    expect_ok(p, "averaged logs")
     doc = json.loads(p.stdout)
     names = sorted(n for n in os.listdir(tmp) if n.endswith(".log"))
     check(names == ["avg_bw.1.log", "avg_clat.1.log", "avg_iops.1.log", "avg_lat.1.log",
@@ -450,7 +364,7 @@ def t_logs_per_io(tmp):
                   job("q", ioengine="psync", rw="read", bs="8k", size="1m",
                       filename=os.path.join(tmp, "fq"), write_iops_log="q2"))
     p = run(["--output-format=json", cfg], cwd=tmp)
-    ok(p, "per-I/O logs")
+    expect_ok(p, "per-I/O logs")
     doc = json.loads(p.stdout)
     n = doc["jobs"][0]["write"]["total_ios"]
     check(n == size // 4096, f"{n} I/Os")
@@ -541,7 +455,7 @@ def t_html(tmp):
                       filename=os.path.join(tmp, "fh2"), runtime="1s", time_based=True,
                       stonewall=True))
     p = run(["--output-format=json", f"--report-html={html}", cfg])
-    ok(p, "html run")
+    expect_ok(p, "html run")
     doc = json.loads(p.stdout)
     page = open(html).read()
     check(page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>"), "document")
@@ -646,10 +560,10 @@ def t_progress_not_tty(tmp):
     """No terminal: no progress line, unless --eta=always."""
     cfg = progress_cfg(tmp)
     p = run([cfg])
-    ok(p, "run without a terminal")
+    expect_ok(p, "run without a terminal")
     check("Jobs:" not in p.stderr and "Jobs:" not in p.stdout, f"progress on a pipe: {p.stderr!r}")
     p = run(["--eta=always", cfg])
-    ok(p, "--eta=always")
+    expect_ok(p, "--eta=always")
     check(PROGRESS.search(p.stderr), f"--eta=always draws on a pipe too: {p.stderr!r}")
     p = run(["--eta=sometimes", cfg])
     check(p.returncode == 2 and "auto, always, never" in p.stderr, "bad --eta value")
@@ -677,15 +591,15 @@ def t_safety_signature(tmp):
     """Blank device: written.  ext4 or a partition table: refused unless overwrite_device."""
     need_root_loop()
     with Loop(tmp) as lo:
-        ok(run([write_job(tmp, lo.dev)]), "blank device")
+        expect_ok(run([write_job(tmp, lo.dev)]), "blank device")
         mkfs_ext4(lo.dev)
         p = run([write_job(tmp, lo.dev)])
         refused(p, "ext4 filesystem signature", lo.dev, "overwrite_device=1")
-        ok(run([read_job(tmp, lo.dev)]), "reading a device with a filesystem")
+        expect_ok(run([read_job(tmp, lo.dev)]), "reading a device with a filesystem")
         trim = jobfile(tmp, job("t", ioengine="psync", rw="trim", bs="64k", size="1m",
                                 filename=lo.dev), name="t.cfg")
         check(run([trim]).returncode == 2, "trims count as writes")
-        ok(run([write_job(tmp, lo.dev, overwrite_device=True)]), "overwrite_device=1")
+        expect_ok(run([write_job(tmp, lo.dev, overwrite_device=True)]), "overwrite_device=1")
         with open(lo.dev, "r+b") as f:  # wipe what is left of the superblock
             f.write(bytes(1 << 20))
             f.seek(0)
@@ -694,7 +608,7 @@ def t_safety_signature(tmp):
         write_mbr(lo.dev, [(2048, 4096)])
         p = run([write_job(tmp, lo.dev)])
         refused(p, "dos partition table")
-        ok(run([write_job(tmp, lo.dev, allow_mounted_write=True)]), "allow_mounted_write=1")
+        expect_ok(run([write_job(tmp, lo.dev, allow_mounted_write=True)]), "allow_mounted_write=1")
 
 
 def t_safety_mounted(tmp):
@@ -706,11 +620,12 @@ def t_safety_mounted(tmp):
         lo.mount(lo.dev, mnt)
         refused(run([write_job(tmp, lo.dev)]), "mounted on", mnt, "allow_mounted_write=1")
         refused(run([write_job(tmp, lo.dev, overwrite_device=True)]), "mounted on")
-        ok(run([read_job(tmp, lo.dev)]), "reading a mounted device")
+        expect_ok(run([read_job(tmp, lo.dev)]), "reading a mounted device")
         # far from the superblock: the kernel's view of the filesystem survives
-        ok(run([jobfile(tmp, job("w", ioengine="psync", rw="write", bs="64k", size="1m",
-                                 offset="48m", filename=lo.dev, direct=True,
-                                 allow_mounted_write=True))]), "allow_mounted_write=1")
+        cfg = jobfile(tmp, job("w", ioengine="psync", rw="write", bs="64k", size="1m",
+                               offset="48m", filename=lo.dev, direct=True,
+                               allow_mounted_write=True))
+        expect_ok(run([cfg]), "allow_mounted_write=1")
 
 
 def t_safety_partition(tmp):
@@ -719,7 +634,7 @@ def t_safety_partition(tmp):
     with Loop(tmp, partscan=True) as lo:
         write_mbr(lo.img, [(2048, 40960), (43008, 40960)])
         p1, p2 = partition_nodes(tmp, lo.dev)
-        ok(run([write_job(tmp, p2)]), "blank partition of an unused disk")
+        expect_ok(run([write_job(tmp, p2)]), "blank partition of an unused disk")
         mkfs_ext4(p1)
         mnt = os.path.join(tmp, "mnt")
         lo.mount(p1, mnt)
@@ -727,33 +642,9 @@ def t_safety_partition(tmp):
         refused(run([write_job(tmp, p2)]), "partition of", disk, "mounted on")
         refused(run([write_job(tmp, lo.dev)]), "mounted on", f"{disk}p1")
         refused(run([write_job(tmp, p1)]), "mounted on")
-        ok(run([read_job(tmp, p2)]), "reads stay allowed")
-        ok(run([write_job(tmp, p2, allow_mounted_write=True)]), "allow_mounted_write=1")
-
-
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    fn = globals().get("t_" + sys.argv[1])
-    if not fn:
-        print(f"no test {sys.argv[1]}")
-        return 2
-    base = os.environ.get("IORIG_TEST_TMP", "/var/tmp")
-    tmp = tempfile.mkdtemp(prefix="iorig-rep-", dir=base if os.path.isdir(base) else None)
-    try:
-        fn(tmp)
-    except Skip as e:
-        print(f"SKIP: {e}")
-        return SKIP
-    except AssertionError as e:
-        print(f"FAIL: {e}")
-        return 1
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
-    return 0
+        expect_ok(run([read_job(tmp, p2)]), "reads stay allowed")
+        expect_ok(run([write_job(tmp, p2, allow_mounted_write=True)]), "allow_mounted_write=1")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(globals(), "iorig-rep-"))

@@ -6,21 +6,18 @@ Environment: IORIG (the binary), VT_FAULT (the vt_fault test engine .so).
 """
 import collections
 import hashlib
-import json
-import math
 import os
 import re
-import shutil
 import statistics
 import struct
-import subprocess
 import sys
-import tempfile
 import zlib
 
-IORIG = os.environ.get("IORIG", "iorig")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from iorig_test import (  # noqa: E402
+    check, job_entry, jobs_text, main, run, run_jobfile, write_cfg)
+
 VT = os.environ.get("VT_FAULT", "vt_fault")
-SKIP = 77
 KINDS = ("corrupted", "torn", "misdirected", "stale", "never_written")
 # The block header (core/verify.h): 96 bytes, little-endian.
 HDR = struct.Struct("<IHBBIIQQQQQII32s")
@@ -28,52 +25,15 @@ MAGIC = 0x56524F49
 TYPES = ("none", "crc32c", "xxh64", "xxh3", "sha256", "md5", "pattern")
 
 
-class Skip(Exception):
-    pass
-
-
-def fail(msg):
-    raise AssertionError(msg)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
-def val(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v) if abs(v) < 2 ** 31 else f"{v}L"
-    return json.dumps(str(v))
-
-
 def cfg_text(*jobs):
-    sect = lambda d: "{ " + " ".join(f"{k} = {val(v)};" for k, v in d.items()) + " }"
-    return "jobs = ( " + ", ".join(sect(j) for j in jobs) + " );\n"
-
-
-def write_cfg(tmp, text, name="job.cfg"):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def run(args, timeout=240):
-    return subprocess.run([IORIG] + args, capture_output=True, text=True, timeout=timeout)
+    """A job file of the jobs, each a dict of options."""
+    return jobs_text([job_entry(j) for j in jobs])
 
 
 def run_jobs(tmp, *jobs, rc=0, name="job.cfg"):
-    cfg = write_cfg(tmp, cfg_text(*jobs), name)
-    p = run(["--output-format=json", cfg])
-    if p.returncode != rc:
-        fail(f"exit {p.returncode}, expected {rc}\nstderr:\n{p.stderr}\nstdout:\n{p.stdout[:3000]}")
-    try:
-        return json.loads(p.stdout), p.stderr
-    except json.JSONDecodeError as e:
-        fail(f"stdout is not JSON ({e}):\n{p.stdout[:2000]}\nstderr:\n{p.stderr}")
+    """Run the jobs (dicts of options): the JSON report and stderr, exit code checked."""
+    doc, p = run_jobfile(tmp, cfg_text(*jobs), rc, name, timeout=240)
+    return doc, p.stderr
 
 
 def bad_counts(job):
@@ -704,32 +664,5 @@ def t_option_errors(tmp):
         check(re.search(rf"job\.cfg:{line}: job 'x': .*{why}", p.stderr), f"{text}: {p.stderr!r}")
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    fn = globals().get("t_" + sys.argv[1])
-    if not fn:
-        print(f"no test {sys.argv[1]}")
-        return 2
-    base = os.environ.get("IORIG_TEST_TMP", "/var/tmp")
-    tmp = tempfile.mkdtemp(prefix="iorig-vt-", dir=base if os.path.isdir(base) else None)
-    cwd = os.getcwd()
-    os.chdir(tmp)
-    try:
-        fn(tmp)
-    except Skip as e:
-        print(f"SKIP: {e}")
-        return SKIP
-    except AssertionError as e:
-        print(f"FAIL: {e}")
-        return 1
-    finally:
-        os.chdir(cwd)
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(globals(), "iorig-vt-", chdir=True))
