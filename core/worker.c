@@ -233,6 +233,22 @@ static int commit_pending(struct worker *w)
 	return 0;
 }
 
+/* Account n completions reap() stored in w->done; the first error wins. */
+static int complete_batch(struct worker *w, int n)
+{
+	uint64_t now = clock_now_ns();
+	int rc = 0;
+
+	w->st->complete[stats_batch_level((unsigned)n)]++;
+	for (int i = 0; i < n; i++) {
+		int r = complete_io(w, w->done[i], now, true);
+		if (r && !rc)
+			rc = r;
+	}
+	w->inflight -= (uint32_t)n;
+	return rc;
+}
+
 /* Reap at least min completions (min may be 0: take what is ready). */
 static int reap(struct worker *w, unsigned min)
 {
@@ -255,14 +271,9 @@ static int reap(struct worker *w, unsigned min)
 			return io_error(w, w->ios, -n, "could not be reaped");
 		}
 		if (n > 0) {
-			uint64_t now = clock_now_ns();
-			w->st->complete[stats_batch_level((unsigned)n)]++;
-			for (int i = 0; i < n; i++) {
-				int r = complete_io(w, w->done[i], now, true);
-				if (r && !rc)
-					rc = r;
-			}
-			w->inflight -= (uint32_t)n;
+			int r = complete_batch(w, n);
+			if (r && !rc)
+				rc = r;
 			min = (unsigned)n >= min ? 0 : min - (unsigned)n;
 		}
 	} while (min > 0);
@@ -280,9 +291,13 @@ static int sync_files(struct worker *w, int datasync)
 		rc = eng_fsync(e, w->engine_state, &w->files[i], datasync);
 		if (rc) {
 			w->error = -rc;
-			snprintf(w->errmsg, sizeof(w->errmsg), "job '%s': %s of %s failed: %s",
-				 w->job->o.name, datasync ? "fdatasync" : "fsync", w->files[i].path,
-				 strerror(-rc));
+			if (w->handle.error) /* the engine said what went wrong */
+				snprintf(w->errmsg, sizeof(w->errmsg), "job '%s': %s", w->job->o.name,
+					 w->handle.errmsg);
+			else
+				snprintf(w->errmsg, sizeof(w->errmsg), "job '%s': %s of %s failed: %s",
+					 w->job->o.name, datasync ? "fdatasync" : "fsync",
+					 w->files[i].path, strerror(-rc));
 			return rc;
 		}
 	}
@@ -294,7 +309,7 @@ static int sync_files(struct worker *w, int datasync)
 static int reap_within(struct worker *w, uint64_t timeout_ns)
 {
 	const struct engine *e = w->job->engine;
-	int n = eng_reap(e, w->engine_state, 1, w->inflight, timeout_ns, w->done), rc = 0;
+	int n = eng_reap(e, w->engine_state, 1, w->inflight, timeout_ns, w->done);
 
 	if (n == -EINTR || n == -EAGAIN)
 		return 0;
@@ -302,18 +317,7 @@ static int reap_within(struct worker *w, uint64_t timeout_ns)
 		w->inflight = 0;
 		return io_error(w, w->ios, -n, "could not be reaped");
 	}
-	if (n > 0) {
-		uint64_t now = clock_now_ns();
-
-		w->st->complete[stats_batch_level((unsigned)n)]++;
-		for (int i = 0; i < n; i++) {
-			int r = complete_io(w, w->done[i], now, true);
-			if (r && !rc)
-				rc = r;
-		}
-		w->inflight -= (uint32_t)n;
-	}
-	return rc;
+	return n > 0 ? complete_batch(w, n) : 0;
 }
 
 static void nap_ns(uint64_t ns)
