@@ -54,6 +54,7 @@ struct uring_state {
 	struct uring_opts o;
 	struct io_uring ring;
 	int ring_ready;
+	int defer_taskrun;          /* completions are posted only when we enter */
 	uint32_t nr_files;
 	unsigned cq_entries;
 	struct io_uring_cqe **cqes; /* cq_entries slots for peek_batch */
@@ -61,10 +62,30 @@ struct uring_state {
 };
 FD_ENGINE_FIRST(struct uring_state, fd);
 
+/*
+ * Ways to set up the ring, best first; a kernel that refuses one (EINVAL)
+ * gets the next.  Reads and writes that would block (buffered reads on
+ * tmpfs, for one) run in the kernel's io-wq workers, which hand each
+ * completion back to our thread as task work.  By default that interrupts
+ * the thread at once, about one context switch per I/O (half the IOPS of
+ * the ring below on /dev/shm, measured).  DEFER_TASKRUN (6.1+) runs that
+ * work only when we enter the kernel to wait, which we do anyway; it needs
+ * SINGLE_ISSUER, which holds: one worker thread makes every call on a
+ * ring, from init to cleanup (docs/engine-abi.md, Threading).
+ * COOP_TASKRUN (5.19+) is the next best: no interrupt, work runs at the
+ * next kernel entry.  SQPOLL rings take none of these.
+ */
+static const unsigned uring_setup_flag_sets[] = {
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+	IORING_SETUP_COOP_TASKRUN,
+	0,
+};
+
 static const char *const uring_feature_names[] = {
 	"single_mmap", "nodrop", "submit_stable", "rw_cur_pos", "cur_personality",
 	"fast_poll", "poll_32bits", "sqpoll_nonfixed", "ext_arg", "native_workers",
-	"rsrc_tags", "cqe_skip", "linked_file",
+	"rsrc_tags", "cqe_skip", "linked_file", "reg_reg_ring", "recvsend_bundle",
+	"min_timeout", "rw_attr", "no_iowait",
 };
 
 /* An I/O failed: say what to change for the failures options cause. */
@@ -234,22 +255,28 @@ static int uring_init(const struct iorig_job_info *job, const void *opts, void *
 	if (rc)
 		goto fail;
 
-	memset(&p, 0, sizeof(p));
-	if (s->o.hipri)
-		p.flags |= IORING_SETUP_IOPOLL;
-	if (s->o.sqthread_poll) {
-		p.flags |= IORING_SETUP_SQPOLL;
-		if (s->o.sqthread_poll_cpu >= 0) {
-			p.flags |= IORING_SETUP_SQ_AFF;
-			p.sq_thread_cpu = (uint32_t)s->o.sqthread_poll_cpu;
+	for (size_t i = s->o.sqthread_poll ? 2 : 0; i < 3; i++) {
+		memset(&p, 0, sizeof(p));
+		p.flags = uring_setup_flag_sets[i];
+		if (s->o.hipri)
+			p.flags |= IORING_SETUP_IOPOLL;
+		if (s->o.sqthread_poll) {
+			p.flags |= IORING_SETUP_SQPOLL;
+			if (s->o.sqthread_poll_cpu >= 0) {
+				p.flags |= IORING_SETUP_SQ_AFF;
+				p.sq_thread_cpu = (uint32_t)s->o.sqthread_poll_cpu;
+			}
 		}
+		rc = io_uring_queue_init_params(depth, &s->ring, &p);
+		if (rc != -EINVAL || !uring_setup_flag_sets[i])
+			break;
 	}
-	rc = io_uring_queue_init_params(depth, &s->ring, &p);
 	if (rc < 0) {
 		uring_setup_error(s, rc, depth);
 		goto fail;
 	}
 	s->ring_ready = 1;
+	s->defer_taskrun = !!(p.flags & IORING_SETUP_DEFER_TASKRUN);
 	uring_log_features(s, &p);
 	s->cq_entries = p.cq_entries;
 	s->cqes = calloc(s->cq_entries, sizeof(*s->cqes));
@@ -421,8 +448,11 @@ static int uring_reap(void *state, unsigned min, unsigned max, uint64_t timeout_
 			return rc;
 	}
 	n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
-	/* Polled rings only complete I/O when someone enters the kernel. */
-	if (n == 0 && min == 0 && s->o.hipri) {
+	/*
+	 * Polled rings only complete I/O when someone enters the kernel, and
+	 * deferred task work only posts completions then.
+	 */
+	if (n == 0 && min == 0 && (s->o.hipri || s->defer_taskrun)) {
 		io_uring_get_events(&s->ring);
 		n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
 	}
