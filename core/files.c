@@ -94,14 +94,17 @@ int job_files_resolve(const struct job *j, uint32_t instance, bool diskless,
 	out->offset = job_instance_offset(o, instance);
 	if (o->filename && *o->filename) {
 		rc = split_filenames(out, o->directory, o->filename);
-	} else if (diskless) {
+	} else if (diskless && o->nrfiles <= 1) {
 		rc = add_path(out, NULL, o->name, strlen(o->name));
 	} else {
+		/* A diskless engine's files are objects or images: no directory. */
+		const char *dir = diskless ? NULL : o->directory ? o->directory : ".";
 		uint32_t nr = o->nrfiles ? o->nrfiles : 1;
+
 		for (uint32_t i = 0; i < nr && !rc; i++) {
 			char name[512];
 			int n = snprintf(name, sizeof(name), "%s.%u.%u", o->name, instance, i);
-			rc = add_path(out, o->directory ? o->directory : ".", name, (size_t)n);
+			rc = add_path(out, dir, name, (size_t)n);
 		}
 	}
 	if (rc) {

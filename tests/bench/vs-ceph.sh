@@ -64,8 +64,8 @@ cleanup() {
     rados -p "$POOL" cleanup >/dev/null 2>&1
     for i in $(seq 0 15); do rados -p "$POOL" rm "iorig-bench-fio.$i" >/dev/null 2>&1; done
     # iorig's objects: touched and removed by one more iorig job.
-    printf 'jobs = ( { name = "c"; %s rw = "read"; bs = "4m"; size = "64m"; object_size = "4m"; object_prefix = "iorig-bench"; remove_objects = true; } );\n' \
-      "${RADI/touch_objects = false/touch_objects = true}" >"$TMP/clean.cfg"
+    printf 'jobs = ( { name = "c"; %s rw = "read"; bs = "4m"; %s remove_objects = true; } );\n' \
+      "${RADI/touch_objects = false/touch_objects = true}" "$RADOBJS" >"$TMP/clean.cfg"
     "$IORIG" "$TMP/clean.cfg" >/dev/null 2>&1
   fi
   [ "$OWN_CLUSTER" = 1 ] && tests/ceph/cluster-stop --env-file "$TMP/cluster.env" >/dev/null
@@ -148,14 +148,16 @@ RBDF=(--ioengine=rbd --clientname=admin --pool="$POOL" --rbdname="$IMG" --iodept
 RBDI="ioengine = \"rbd\"; pool = \"$POOL\"; rbdname = \"$IMG\"; iodepth = 16;"
 RADF=(--ioengine=rados --clientname=admin --pool="$POOL" --conf="$CEPH_CONF" --iodepth=16)
 RADI="ioengine = \"rados\"; pool = \"$POOL\"; iodepth = 16; touch_objects = false;"
+RADOBJS='size = "64m"; nrfiles = 16; object_size = "4m"; object_prefix = "iorig-bench";'
 
 # case | ddir | fio args | iorig options | native tool call
-# rados: fio makes each of its 16 files one object of 4 MiB; iorig maps its
-# 64 MiB to objects of 4 MiB (object_size); rados bench writes -b sized ops
+# rados: fio makes each of its 16 files one object of 4 MiB, and iorig the
+# same (nrfiles=16 of a diskless engine, object_size 4m): both send their
+# I/Os round robin to 16 objects.  rados bench writes -b sized ops
 # into 4 MiB objects (-O).  rados bench rand can only read objects whole,
 # so its randread row reads 4 KiB objects.
 cases() {
-  local r='size = "64m"; object_size = "4m"; object_prefix = "iorig-bench";'
+  local r=$RADOBJS
   echo "rbd-randwrite-4k-qd16|write|--rw=randwrite --bs=4k|rw = \"randwrite\"; bs = \"4k\";|rbd write rand 4K"
   echo "rbd-randread-4k-qd16|read|--rw=randread --bs=4k|rw = \"randread\"; bs = \"4k\";|rbd read rand 4K"
   echo "rbd-seqwrite-64k-qd16|write|--rw=write --bs=64k|rw = \"write\"; bs = \"64k\";|rbd write seq 64K"
@@ -171,8 +173,7 @@ prepare() { # case: data the read cases need, written untimed
       # shellcheck disable=SC2086
       fio --name=b "${RADF[@]}" --rw=write --bs=4m $FIO_OBJS --output=/dev/null >/dev/null 2>&1
       cat >"$TMP/prep.cfg" <<CFG
-jobs = ( { name = "b"; $RADI rw = "write"; bs = "4m"; size = "64m"; object_size = "4m";
-           object_prefix = "iorig-bench"; } );
+jobs = ( { name = "b"; $RADI rw = "write"; bs = "4m"; $RADOBJS } );
 CFG
       "$IORIG" "$TMP/prep.cfg" >/dev/null
       rados -p "$POOL" bench "$RUNTIME" write -t 16 -b 4096 -O 4096 --no-cleanup >/dev/null 2>&1 ;;

@@ -195,6 +195,20 @@ def t_rados_roundtrip(tmp):
     doc, p, _ = run_jobs(tmp, [job_text("nx", "rados", rw="read", touch_objects=False,
                                         **common)], expect_rc=1)
     check("never written" in p.stderr and "touch_objects" in p.stderr, p.stderr)
+    # nrfiles on a diskless engine: one run of objects per file, NAME.INSTANCE.N,
+    # written round robin (as fio's rados engine with nrfiles= spreads I/O).
+    doc, _, _ = run_jobs(tmp, [job_text("it-nf", "rados", pool=pool, rw="write", nrfiles=4,
+                                        object_size="1m", bs="64k", size="4m", iodepth=8)])
+    j = ok_jobs(doc)[0]
+    check(j["write"]["io_bytes"] == 4 * MB, f"nrfiles=4: wrote {j['write']['io_bytes']} bytes")
+    objs = sorted(o for o in rados_ls() if o.startswith("it-nf."))
+    want = [f"it-nf.0.{i}.{0:016x}" for i in range(4)]
+    check(objs == want, f"nrfiles=4: objects {objs}, expected {want}")
+    for o in want:
+        data = cli("rados", "-p", pool, "get", o, "-", binary=True).stdout
+        check(len(data) == MB, f"{o}: {len(data)} bytes")
+        not_zero(data, o)
+        cli("rados", "-p", pool, "rm", o)
 
 
 # ---- depth and numjobs ----------------------------------------------------
