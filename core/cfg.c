@@ -68,7 +68,7 @@ struct cfg_section *cfg_doc_add_job(struct cfg_doc *d, const char *name, int lin
 	return s;
 }
 
-static void section_free(struct cfg_section *s)
+void cfg_section_free(struct cfg_section *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->entries[i].key);
@@ -83,9 +83,9 @@ void cfg_doc_free(struct cfg_doc *d)
 {
 	if (!d)
 		return;
-	section_free(&d->global);
+	cfg_section_free(&d->global);
 	for (size_t i = 0; i < d->n_jobs; i++)
-		section_free(&d->jobs[i]);
+		cfg_section_free(&d->jobs[i]);
 	free(d->jobs);
 	free(d->file);
 	memset(d, 0, sizeof(*d));

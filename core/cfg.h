@@ -39,6 +39,8 @@ int cfg_section_add(struct cfg_section *s, const char *key, const char *value,
 /* Last entry with that key, or NULL. */
 const struct cfg_entry *cfg_section_find(const struct cfg_section *s, const char *key);
 struct cfg_section *cfg_doc_add_job(struct cfg_doc *d, const char *name, int line);
+/* Free a section's entries and name; leaves it empty (zeroed). */
+void cfg_section_free(struct cfg_section *s);
 void cfg_doc_free(struct cfg_doc *d);
 
 /*

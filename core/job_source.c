@@ -7,6 +7,9 @@
  * (as fio, where command-line globals come before the file's [global]).
  * Jobs (--name) on the command line together with a job file are refused:
  * fio would run both sets with subtly different globals.
+ *
+ * The global section as written is kept aside (js->globals) before
+ * fio_compat touches it: the JSON report's "global options".
  */
 #include "job_source.h"
 
@@ -49,6 +52,26 @@ static int prepend_globals(struct cfg_doc *doc, const struct cfg_section *cl, in
 	g->entries = merged.entries;
 	g->n = merged.n;
 	g->cap = merged.cap;
+	return 0;
+}
+
+/* js->globals from the doc's global section (job_source.h); 0 or -ENOMEM. */
+static int keep_globals(struct cfg_section *out, const struct cfg_section *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const char *key = g->entries[i].key;
+		const struct cfg_entry *last;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(g->entries[k].key, key);
+		if (seen)
+			continue;
+		last = cfg_section_find(g, key);
+		if (cfg_section_add(out, key, strcmp(last->value, FIO_BARE) ? last->value : "",
+				    last->file, last->line))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -123,6 +146,8 @@ int job_source_load(const struct cli *c, const struct engine_path *path,
 		rc = from_command_line(c, &fa, js, err, errlen);
 	}
 	fio_args_free(&fa);
+	if (!rc)
+		rc = keep_globals(&js->globals, &js->doc.global);
 	if (!rc && js->fio)
 		rc = fio_compat_apply(&js->doc, path, &js->src, &js->notes, err, errlen);
 	if (rc == -ENOMEM)
@@ -146,6 +171,7 @@ int job_source_build(const struct job_source *js, const struct engine_path *path
 void job_source_free(struct job_source *js)
 {
 	cfg_doc_free(&js->doc);
+	cfg_section_free(&js->globals);
 	cfg_src_free(&js->src);
 	fio_notes_free(&js->notes);
 }

@@ -24,6 +24,14 @@ struct job_source {
 	struct cfg_doc doc;
 	struct cfg_src src;
 	struct fio_notes notes;  /* options dropped or rewritten (fio_compat) */
+	/*
+	 * The global section as the user wrote it (command-line globals, then
+	 * the file's), taken before fio_compat rewrites or drops anything: one
+	 * entry per key, at the key's first place, holding its last value; a
+	 * bare fio flag (`thread`) has the value "".  The JSON report's
+	 * "global options".
+	 */
+	struct cfg_section globals;
 	enum job_format format;
 	const char *jobfile;     /* NULL: jobs from the command line (points into argv) */
 	bool fio;                /* some source is fio syntax: fio_compat applied */

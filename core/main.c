@@ -82,7 +82,8 @@ static int write_html(const char *path, const struct report_model *m)
 	return rc;
 }
 
-static int write_reports(const struct cli *c, const struct run_result *r)
+static int write_reports(const struct cli *c, const struct run_result *r,
+			 const struct cfg_section *globals)
 {
 	struct report_model m;
 	FILE *out = stdout;
@@ -93,6 +94,7 @@ static int write_reports(const struct cli *c, const struct run_result *r)
 		log_err("cannot build the report: %s", strerror(-rc));
 		return rc;
 	}
+	m.globals = globals;
 	if (c->output && !(out = fopen(c->output, "w"))) {
 		rc = -errno;
 		log_err("cannot write the report to %s: %s", c->output, strerror(errno));
@@ -115,7 +117,8 @@ static int write_reports(const struct cli *c, const struct run_result *r)
 	return rc;
 }
 
-static int run_jobs(const struct cli *c, const struct job_list *jobs)
+static int run_jobs(const struct cli *c, const struct job_source *js,
+		    const struct job_list *jobs)
 {
 	struct monitor_opts mo = { c->status_interval_ns, c->status_file, (enum eta_mode)c->eta };
 	struct run_result r;
@@ -136,7 +139,7 @@ static int run_jobs(const struct cli *c, const struct job_list *jobs)
 	if (r.interrupted)
 		log_warn("interrupted by signal %d: the report covers the run so far",
 			 scheduler_stop_signal());
-	if ((write_reports(c, &r) || rc) && !status)
+	if ((write_reports(c, &r, &js->globals) || rc) && !status)
 		status = EXIT_IOFAIL;
 	if (r.interrupted)
 		status = 128 + scheduler_stop_signal();
@@ -199,7 +202,7 @@ int main(int argc, char **argv)
 		if (load_jobs(&c, &path, &js, &jobs))
 			status = EXIT_USAGE;
 		else
-			status = run_jobs(&c, &jobs);
+			status = run_jobs(&c, &js, &jobs);
 		break;
 	}
 	job_list_free(&jobs);

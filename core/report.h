@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cfg.h"
 #include "diskstats.h"
 #include "run.h"
 
@@ -41,6 +42,12 @@ struct report_model {
 	size_t n_groups;
 	const struct run_result *run;
 	const struct disk_set *disks; /* "Disk stats": the run's disks, or NULL */
+	/*
+	 * The job file's global section as written, one entry per key
+	 * (job_source.h: job_source.globals), or NULL for none.  Not set by
+	 * report_model_build(): the caller fills it in.
+	 */
+	const struct cfg_section *globals;
 };
 
 int report_model_build(const struct run_result *r, struct report_model *m);

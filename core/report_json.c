@@ -9,8 +9,20 @@
  *    mistake us for fio); "iorig version" holds the bare version;
  *  - "job options" are rebuilt from the parsed job (sizes and durations in
  *    job-file syntax, e.g. "4k", "10s"), not the text as written; engine
- *    options are not listed; "global options" is empty because the parsed
- *    jobs no longer say which values came from the global section;
+ *    options are not listed;
+ *  - "global options" is the global section as written (libconfig
+ *    `global`, fio `[global]`, fio options before the first --name; see
+ *    job_source.h), every value a string holding the job file's text:
+ *    strings as written ("4k"), libconfig numbers as libconfig reads them
+ *    back (0x10 gives "16"), libconfig booleans "1"/"0", lists joined with
+ *    ':', a bare flag in a fio job file "" (as fio; a bare boolean flag on
+ *    the command line was read as "1").  Options iorig ignores or rewrites
+ *    (thread, ioengine=sync) are listed as written, and engine options
+ *    too (libconfig's engine_options group is flattened).  One key each:
+ *    a repeated key keeps its first place and its last value, where fio
+ *    would list it twice; a [global] after some jobs is not included (its
+ *    options are copied into those jobs), and the object is {} rather
+ *    than left out when there are no global options;
  *  - no "sync" object (fsync latency is not measured), "eta" is 0;
  *  - "disk_util" has no "aggr_*" figures for device-mapper devices;
  *  - iorig-only figures live under "iorig", top level and per job.
@@ -276,6 +288,15 @@ static json_object *options_obj(struct jctx *c, const struct job_opts *jo)
 	return o;
 }
 
+static json_object *globals_obj(struct jctx *c, const struct cfg_section *g)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t i = 0; g && i < g->n; i++)
+		put_str(c, o, g->entries[i].key, g->entries[i].value);
+	return o;
+}
+
 static json_object *iorig_job_obj(struct jctx *c, const struct report_model *m,
 				  const struct report_entry *e)
 {
@@ -354,7 +375,7 @@ int report_json(FILE *f, const struct report_model *m)
 	put(&c, root, "timestamp", json_object_new_int64(m->run->start_unix_ms / 1000));
 	put(&c, root, "timestamp_ms", json_object_new_int64(m->run->start_unix_ms));
 	put_str(&c, root, "time", when);
-	put(&c, root, "global options", json_object_new_object());
+	put(&c, root, "global options", globals_obj(&c, m->globals));
 	for (size_t i = 0; i < m->n_entries; i++) {
 		json_object *j = job_obj(&c, m, &m->entries[i]);
 

@@ -218,6 +218,60 @@ def t_terse(tmp):
                   f"fio has {nf} fields ({fdisks} disks), we have {len(f)} ({ndisk})")
 
 
+# ---- global options -------------------------------------------------------------------
+
+def global_options(tmp, args, what):
+    """The "global options" object of iorig --output-format=json ARGS, keys in order."""
+    p = run(["--output-format=json"] + list(args), cwd=tmp)
+    expect_ok(p, what)
+    doc = json.loads(p.stdout)
+    check("global options" in doc, f"{what}: no \"global options\": {sorted(doc)}")
+    return list(doc["global options"].items())
+
+
+def t_global_options(tmp):
+    """"global options" holds the global section as written, as fio; {} without one."""
+    # libconfig: strings as written, numbers and booleans ("1"/"0") as text.
+    cfg = write_cfg(tmp, 'global = { ioengine = "null"; bs = "4k"; group_reporting = true;\n'
+                         '  randrepeat = false; iodepth = 4; size = "1m"; };\n'
+                         'jobs = ( { name = "a"; rw = "randread"; bs = "8k"; },\n'
+                         '         { name = "b"; rw = "write"; } );\n', "g.cfg")
+    got = global_options(tmp, [cfg], "libconfig job file with a global section")
+    want = [("ioengine", "null"), ("bs", "4k"), ("group_reporting", "1"),
+            ("randrepeat", "0"), ("iodepth", "4"), ("size", "1m")]
+    check(got == want, f"libconfig global options {got}, expected {want}")
+
+    # fio INI: text as written (not fio_compat's rewrite), a bare flag is ""
+    # (as fio), a repeated key keeps its first place and its last value; a
+    # [global] after a job applies to the later jobs only and is not listed.
+    ini = write_cfg(tmp, "; fio job\n[global]\nioengine=null\nbs=4k\ndirect=0\nthread\n"
+                         "size=1m   ; comment\nbs=8k\n\n[a]\nrw=read\n\n"
+                         "[global]\niodepth=2\n\n[b]\nrw=write\n", "g.fio")
+    got = global_options(tmp, [ini], "fio job file with a [global] section")
+    want = [("ioengine", "null"), ("bs", "8k"), ("direct", "0"), ("thread", ""),
+            ("size", "1m")]
+    check(got == want, f"fio [global] options {got}, expected {want}")
+
+    # Command-line globals come first, the file's own settings win.
+    got = global_options(tmp, ["--bs=2k", "--rw=read", "--iodepth", "3", ini],
+                         "fio job file with command-line globals")
+    want = [("bs", "8k"), ("rw", "read"), ("iodepth", "3"), ("ioengine", "null"),
+            ("direct", "0"), ("thread", ""), ("size", "1m")]
+    check(got == want, f"command line + [global] options {got}, expected {want}")
+
+    # fio's command line alone: the options before the first --name.
+    got = global_options(tmp, ["--ioengine=null", "--size=1m", "--bs", "16k", "--name=x",
+                               "--rw=write", "--name=y"], "fio command line")
+    want = [("ioengine", "null"), ("size", "1m"), ("bs", "16k")]
+    check(got == want, f"command-line global options {got}, expected {want}")
+
+    # No global section: an empty object (not left out).
+    for name, text in (("n.cfg", 'jobs = ( { name = "a"; ioengine = "null"; size = "1m"; } );\n'),
+                       ("n.fio", "[a]\nioengine=null\nsize=1m\n")):
+        got = global_options(tmp, [write_cfg(tmp, text, name)], f"{name}: no globals")
+        check(got == [], f"{name}: global options {got}, expected {{}}")
+
+
 # ---- status interval ----------------------------------------------------------------
 
 def interval_sums(lines, doc):
