@@ -151,6 +151,7 @@ static bool name_ok(const char *s, size_t max)
 
 static size_t opt_field_size(uint32_t type, size_t *align)
 {
+	*align = 1; /* an unknown type: size 0, refused by the caller */
 	switch (type) {
 	case IORIG_OPT_BOOL:
 	case IORIG_OPT_ENUM:
