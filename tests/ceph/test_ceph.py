@@ -472,5 +472,25 @@ def setup():
         raise Skip(f"no iorig binary at {IORIG}")
 
 
+def cluster_state():
+    """After a failure: what the cluster said of itself (a stalled OSD, a
+    full memstore, PGs not active), each command bounded."""
+    asok = os.path.join(CL.get("IORIG_CEPH_DIR", ""), "run", "osd.0.asok")
+    # No mgr runs: pg and df commands would wait for one.  The OSD's own
+    # socket tells which requests it holds and why.
+    for args in (("ceph", "--connect-timeout", "10", "-s"),
+                 ("ceph", "--connect-timeout", "10", "health", "detail"),
+                 ("ceph", "--connect-timeout", "10", "osd", "dump"),
+                 ("ceph", "--admin-daemon", asok, "dump_ops_in_flight"),
+                 ("ceph", "--admin-daemon", asok, "dump_historic_slow_ops")):
+        try:
+            p = subprocess.run(args, capture_output=True,
+                               text=True, timeout=20,
+                               env={**os.environ, "CEPH_CONF": CL.get("CEPH_CONF", "")})
+            print(f"$ {' '.join(args)}\n{p.stdout}{p.stderr}")
+        except (OSError, subprocess.TimeoutExpired) as e:
+            print(f"$ {' '.join(args)}: {e}")
+
+
 if __name__ == "__main__":
-    sys.exit(main(globals(), "iorig-ceph-", setup=setup))
+    sys.exit(main(globals(), "iorig-ceph-", setup=setup, on_fail=cluster_state))

@@ -46,12 +46,14 @@ def default_tmp_dir():
     return base if os.path.isdir(base) else None
 
 
-def main(ns, prefix, tmp_dir=None, chdir=False, setup=None):
+def main(ns, prefix, tmp_dir=None, chdir=False, setup=None, on_fail=None):
     """Run test sys.argv[1], the function t_NAME of the module whose globals() is ns.
 
     The test gets a fresh directory (made in tmp_dir, default_tmp_dir() when
     None; made the working directory when chdir), removed afterwards.  setup(),
-    when given, runs first and may raise Skip too.  Returns the exit code.
+    when given, runs first and may raise Skip too.  on_fail(), when given,
+    runs after a failed check, to print what else may explain it.  Returns
+    the exit code.
     """
     tests = sorted(n[2:] for n, f in ns.items() if n.startswith("t_") and callable(f))
     if len(sys.argv) != 2:
@@ -74,6 +76,8 @@ def main(ns, prefix, tmp_dir=None, chdir=False, setup=None):
         return SKIP
     except AssertionError as e:
         print(f"FAIL: {e}")
+        if on_fail:
+            on_fail()
         return 1
     finally:
         os.chdir(cwd)
