@@ -83,13 +83,13 @@ static int write_html(const char *path, const struct report_model *m)
 }
 
 static int write_reports(const struct cli *c, const struct run_result *r,
-			 const struct cfg_section *globals)
+			 const struct monitor *mon, const struct cfg_section *globals)
 {
 	struct report_model m;
 	FILE *out = stdout;
 	int rc;
 
-	rc = report_model_build(r, &m);
+	rc = report_model_build(r, mon, &m);
 	if (rc) {
 		log_err("cannot build the report: %s", strerror(-rc));
 		return rc;
@@ -121,13 +121,14 @@ static int run_jobs(const struct cli *c, const struct job_source *js,
 		    const struct job_list *jobs)
 {
 	struct monitor_opts mo = { c->status_interval_ns, c->status_file, (enum eta_mode)c->eta };
+	struct monitor *mon;
 	struct run_result r;
 	int rc, status = 0;
 
-	if (monitor_configure(&mo))
+	if (monitor_create(&mon, &mo))
 		return EXIT_USAGE;
 	scheduler_install_signals();
-	rc = scheduler_run(jobs, &r);
+	rc = scheduler_run(jobs, mon, &r);
 	if (rc)
 		log_err("the run could not complete: %s", strerror(-rc));
 	for (size_t i = 0; i < r.n; i++)
@@ -139,11 +140,12 @@ static int run_jobs(const struct cli *c, const struct job_source *js,
 	if (r.interrupted)
 		log_warn("interrupted by signal %d: the report covers the run so far",
 			 scheduler_stop_signal());
-	if ((write_reports(c, &r, &js->globals) || rc) && !status)
+	if ((write_reports(c, &r, mon, &js->globals) || rc) && !status)
 		status = EXIT_IOFAIL;
 	if (r.interrupted)
 		status = 128 + scheduler_stop_signal();
 	run_result_free(&r);
+	monitor_destroy(mon);
 	return status;
 }
 

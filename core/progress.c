@@ -304,8 +304,13 @@ void progress_tick(struct progress *p, uint64_t now)
 	else
 		progress_fmt_eta(eta, sizeof(eta), left);
 	snprintf(pct, sizeof(pct), "%.1f%%", p->total ? 100.0 * done / (double)p->total : 0.0);
-	len = (size_t)snprintf(line, sizeof(line), "Jobs: %u (f=%u): [%s][%s][%s][%s IOPS][eta %s]",
-			       running, files, status, pct, rb, ri, eta);
+	if (rb[0]) /* some job still moves data */
+		len = (size_t)snprintf(line, sizeof(line),
+				       "Jobs: %u (f=%u): [%s][%s][%s][%s IOPS][eta %s]",
+				       running, files, status, pct, rb, ri, eta);
+	else
+		len = (size_t)snprintf(line, sizeof(line), "Jobs: %u (f=%u): [%s][%s][eta %s]",
+				       running, files, status, pct, eta);
 	if (len >= sizeof(line))
 		len = sizeof(line) - 1;
 	/* Redraw in place; spaces wipe what a longer previous line left. */

@@ -16,6 +16,8 @@
 #include "diskstats.h"
 #include "run.h"
 
+struct monitor;
+
 struct report_entry {
 	const struct job *job;     /* the (first) job the entry stands for */
 	uint32_t groupid;
@@ -41,6 +43,7 @@ struct report_model {
 	struct report_group *groups;
 	size_t n_groups;
 	const struct run_result *run;
+	const struct monitor *monitor; /* what watched the run (time series), or NULL */
 	const struct disk_set *disks; /* "Disk stats": the run's disks, or NULL */
 	/*
 	 * The job file's global section as written, one entry per key
@@ -50,7 +53,10 @@ struct report_model {
 	const struct cfg_section *globals;
 };
 
-int report_model_build(const struct run_result *r, struct report_model *m);
+/* mon: the monitor that watched run r (monitor.h), or NULL for no disk
+ * stats and no time series; it must outlive the model. */
+int report_model_build(const struct run_result *r, const struct monitor *mon,
+		       struct report_model *m);
 void report_model_free(struct report_model *m);
 
 int report_normal(FILE *f, const struct report_model *m);

@@ -188,6 +188,12 @@ static void line_chart(FILE *f, const char *title, const char *cls, const struct
 
 /* ---- time series ----------------------------------------------------------- */
 
+/* Time series of job instance job_id, or NULL (none, or no monitor). */
+static const struct series *series_of(const struct report_model *m, uint32_t job_id)
+{
+	return m->monitor ? monitor_series(m->monitor, job_id) : NULL;
+}
+
 /* Sum the entry's instances sample by sample (they run on one 500 ms grid
  * each, started together); x in seconds since the run started. */
 static size_t entry_series(const struct report_model *m, const struct report_entry *e, int d,
@@ -199,7 +205,7 @@ static size_t entry_series(const struct report_model *m, const struct report_ent
 		const struct job_result *r = &m->run->res[i];
 		const struct series *s;
 
-		if (!report_entry_has(e, r) || !(s = monitor_series(r->job_id)))
+		if (!report_entry_has(e, r) || !(s = series_of(m, r->job_id)))
 			continue;
 		for (size_t k = 0; k < s->n && k < cap; k++) {
 			if (k >= n) {
@@ -221,7 +227,7 @@ static void time_charts(FILE *f, const struct report_model *m, const struct repo
 
 	/* Room for the longest instance's samples, per direction, x and y. */
 	for (size_t i = 0; i < m->run->n; i++) {
-		const struct series *s = monitor_series(m->run->res[i].job_id);
+		const struct series *s = series_of(m, m->run->res[i].job_id);
 
 		if (s && report_entry_has(e, &m->run->res[i]) && s->n > cap)
 			cap = s->n;

@@ -136,13 +136,15 @@ static int cmp_group(const void *a, const void *b)
 	return (x->groupid > y->groupid) - (x->groupid < y->groupid);
 }
 
-int report_model_build(const struct run_result *r, struct report_model *m)
+int report_model_build(const struct run_result *r, const struct monitor *mon,
+		       struct report_model *m)
 {
 	size_t cap = r->n ? r->n : 1;
 
 	memset(m, 0, sizeof(*m));
 	m->run = r;
-	m->disks = monitor_disks();
+	m->monitor = mon;
+	m->disks = mon ? monitor_disks(mon) : NULL;
 	m->entries = calloc(cap, sizeof(*m->entries));
 	m->groups = calloc(cap, sizeof(*m->groups));
 	if (!m->entries || !m->groups)

@@ -153,6 +153,7 @@ static void *worker_thread(void *arg)
  * the time that really passed since the previous one.
  */
 struct sampler {
+	struct monitor *mon;
 	struct thread_ctx *ctx;
 	size_t n;
 	uint64_t (*prev_bytes)[DDIR_COUNT];
@@ -202,7 +203,7 @@ static uint64_t sampler_tick(struct sampler *s, uint64_t now)
 			s->prev_bytes[i][d] = b;
 			s->prev_ios[i][d] = n;
 		}
-		monitor_sample(i, now, bw, iops); /* the HTML report's time series */
+		monitor_sample(s->mon, i, now, bw, iops); /* the HTML report's time series */
 		/* Stay on the worker's own 500 ms grid. */
 		s->prev_t[i] += SAMPLE_INTERVAL_NS * ((now - s->prev_t[i]) / SAMPLE_INTERVAL_NS);
 		if (s->prev_t[i] + SAMPLE_INTERVAL_NS < next_due)
@@ -218,7 +219,7 @@ static void *sampler_thread(void *arg)
 
 	while (!atomic_load(&s->stop)) {
 		uint64_t now = clock_now_ns();
-		monitor_tick(now); /* logs, interval lines, progress: every nap */
+		monitor_tick(s->mon, now); /* logs, interval lines, progress: every nap */
 		if (now < next) {
 			uint64_t wait = next - now;
 			/* Short naps: the group may end (and stop us) any time. */
@@ -262,10 +263,10 @@ static void prepare_instance(struct thread_ctx *t)
 	t->ready = true;
 }
 
-static int run_group(struct thread_ctx *ctx, size_t n)
+static int run_group(struct monitor *mon, struct thread_ctx *ctx, size_t n)
 {
 	struct start_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false };
-	struct sampler s = { .ctx = ctx, .n = n };
+	struct sampler s = { .mon = mon, .ctx = ctx, .n = n };
 	struct monitor_worker *mw;
 	bool sampler_on = false;
 	size_t started = 0;
@@ -290,7 +291,7 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 		mw[i] = (struct monitor_worker){ .job = ctx[i].w.job, .job_id = ctx[i].w.job_id,
 						 .instance = ctx[i].w.instance, .st = ctx[i].res->st,
 						 .jf = ctx[i].ready ? &ctx[i].jf : NULL };
-	monitor_group_begin(mw, n, clock_now_ns());
+	monitor_group_begin(mon, mw, n, clock_now_ns());
 	for (size_t i = 0; i < n; i++) {
 		if (mw[i].error && ctx[i].ready) { /* its logs cannot be written */
 			ctx[i].res->error = -mw[i].error;
@@ -320,7 +321,7 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 		atomic_store(&s.stop, 1);
 		pthread_join(s.tid, NULL);
 	}
-	monitor_group_end(clock_now_ns());
+	monitor_group_end(mon, clock_now_ns());
 	free(mw);
 	pthread_mutex_destroy(&gate.lock);
 	pthread_cond_destroy(&gate.cond);
@@ -335,7 +336,7 @@ static int run_group(struct thread_ctx *ctx, size_t n)
 	return 0;
 }
 
-int scheduler_run(const struct job_list *jobs, struct run_result *out)
+int scheduler_run(const struct job_list *jobs, struct monitor *mon, struct run_result *out)
 {
 	size_t total = count_instances(jobs), k = 0;
 	struct thread_ctx *ctx;
@@ -379,7 +380,7 @@ int scheduler_run(const struct job_list *jobs, struct run_result *out)
 		}
 	}
 	out->n = total;
-	rc = monitor_run_begin(jobs, t0);
+	rc = monitor_run_begin(mon, jobs, t0);
 
 	/* Groups are runs of consecutive jobs with the same groupid. */
 	for (size_t g = 0; g < total && !rc;) {
@@ -388,11 +389,11 @@ int scheduler_run(const struct job_list *jobs, struct run_result *out)
 			e++;
 		if (atomic_load(&worker_stop_requested))
 			break;
-		rc = run_group(&ctx[g], e - g);
+		rc = run_group(mon, &ctx[g], e - g);
 		g = e;
 	}
 done:
-	monitor_run_end(clock_now_ns());
+	monitor_run_end(mon, clock_now_ns());
 	out->interrupted = stop_signal != 0;
 	out->elapsed_ns = clock_now_ns() - t0;
 	free(ctx);

@@ -11,6 +11,8 @@
 #include "job.h"
 #include "run.h"
 
+struct monitor;
+
 #define SAMPLE_INTERVAL_NS 500000000ull
 
 /* Install the SIGINT/SIGTERM handlers that stop a run gracefully. */
@@ -19,10 +21,11 @@ void scheduler_install_signals(void);
 int scheduler_stop_signal(void);
 
 /*
- * Run every job.  Returns 0 when the run went through (job errors are in
- * the results), -errno when it could not start.  out is filled either way
- * and must be freed with run_result_free().
+ * Run every job, watched by mon (monitor.h: its series and disks describe
+ * this run afterwards).  Returns 0 when the run went through (job errors
+ * are in the results), -errno when it could not start.  out is filled
+ * either way and must be freed with run_result_free().
  */
-int scheduler_run(const struct job_list *jobs, struct run_result *out);
+int scheduler_run(const struct job_list *jobs, struct monitor *mon, struct run_result *out);
 
 #endif

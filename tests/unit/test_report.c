@@ -185,7 +185,7 @@ static void test_model(void **state)
 	struct report_model m;
 
 	(void)state;
-	assert_int_equal(report_model_build(&run, &m), 0);
+	assert_int_equal(report_model_build(&run, NULL, &m), 0);
 	assert_int_equal(m.n_entries, 2);
 	assert_int_equal(m.entries[0].st->nr_jobs, 2);
 	assert_int_equal(m.entries[0].st->dir[DDIR_READ].ios, 2000);
@@ -220,7 +220,7 @@ static char *render(int (*fn)(FILE *, const struct report_model *))
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(report_model_build(&run, &m), 0);
+	assert_int_equal(report_model_build(&run, NULL, &m), 0);
 	assert_int_equal(fn(f, &m), 0);
 	fclose(f);
 	report_model_free(&m);
@@ -428,7 +428,7 @@ static void test_no_stats(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(report_model_build(&r1, &m), 0);
+	assert_int_equal(report_model_build(&r1, NULL, &m), 0);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(report_normal(f, &m), 0);
 	fclose(f);
