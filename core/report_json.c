@@ -23,7 +23,11 @@
  *    would list it twice; a [global] after some jobs is not included (its
  *    options are copied into those jobs), and the object is {} rather
  *    than left out when there are no global options;
- *  - no "sync" object (fsync latency is not measured), "eta" is 0;
+ *  - "sync" holds every file sync of the measured phase: fsync=N's after
+ *    every Nth write, the last one included (fio skips that one), and
+ *    end_fsync's (fio leaves them out); "total_ios" counts fdatasync=N's
+ *    syncs too (fio's stays 0 for them while "N" counts them);
+ *  - "eta" is 0;
  *  - "disk_util" has no "aggr_*" figures for device-mapper devices;
  *  - iorig-only figures live under "iorig", top level and per job.
  */
@@ -139,6 +143,16 @@ static json_object *dir_obj(struct jctx *c, const struct report_model *m,
 	put(c, o, "iops_mean", jdbl(io->n ? io->mean : 0.0));
 	put(c, o, "iops_stddev", jdbl(runstat_stdev(io)));
 	put(c, o, "iops_samples", jint(io->n));
+	return o;
+}
+
+/* fsync/fdatasync: as many I/Os as latency samples (one per file synced). */
+static json_object *sync_obj(struct jctx *c, const struct report_entry *e)
+{
+	json_object *o = json_object_new_object();
+
+	put(c, o, "total_ios", jint(e->st->sync.rs.n));
+	put(c, o, "lat_ns", lat_obj(c, &e->st->sync, e, true));
 	return o;
 }
 
@@ -334,6 +348,7 @@ static json_object *job_obj(struct jctx *c, const struct report_model *m,
 	put(c, o, "job options", options_obj(c, jo));
 	for (int d = 0; d < DDIR_COUNT; d++)
 		put(c, o, ddir_name[d], dir_obj(c, m, e, d));
+	put(c, o, "sync", sync_obj(c, e));
 	put(c, o, "job_runtime", jint(cpu_rt / 1000000));
 	put(c, o, "usr_cpu", jdbl(report_cpu_pct(st->usr_ns, cpu_rt)));
 	put(c, o, "sys_cpu", jdbl(report_cpu_pct(st->sys_ns, cpu_rt)));

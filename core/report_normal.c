@@ -9,7 +9,11 @@
  *  - "Disk stats" util is the share of the whole run (start to end) the
  *    device was busy, read from /sys/block/<dev>/stat twice;
  *  - "lat (nsec/usec/msec)" distributions come from the total-latency
- *    histogram, exact to one histogram bucket (< 0.4%).
+ *    histogram, exact to one histogram bucket (< 0.4%);
+ *  - the "fsync/fdatasync/sync_file_range" block counts the syncs the JSON
+ *    "sync" object does (report_json.c), and the fourth "issued rwts"
+ *    figure is every sync done, ramp included, fdatasync's too (fio puts
+ *    those under "short=").
  */
 #include "report.h"
 
@@ -54,7 +58,9 @@ static int pct_decimals(const double *p, uint32_t n)
 	return dec;
 }
 
-static void print_percentiles(FILE *f, const struct report_entry *e, const struct hist *h)
+/* name: what the values are ("clat", "sync"), as the header says it. */
+static void print_percentiles(FILE *f, const struct report_entry *e, const char *name,
+			      const struct hist *h)
 {
 	uint64_t v[MAX_PERCENTILES > 17 ? MAX_PERCENTILES : 17];
 	uint64_t minv = UINT64_MAX, maxv = 0;
@@ -76,7 +82,7 @@ static void print_percentiles(FILE *f, const struct report_entry *e, const struc
 	dec = pct_decimals(p, n);
 	per_line = dec <= 3 ? 4 : 3;
 
-	fprintf(f, "    clat percentiles (%s):\n", u.name);
+	fprintf(f, "    %s percentiles (%s):\n", name, u.name);
 	for (uint32_t i = 0; i < n; i++) {
 		bool last = i + 1 == n;
 
@@ -131,7 +137,7 @@ static void print_dir(FILE *f, const struct report_model *m, const struct report
 	print_lat(f, " lat", &ds->lat.rs);
 	/* Under a rate limit: latency from the intended issue time (rate.h). */
 	print_lat(f, "ilat", &ds->ilat.rs);
-	print_percentiles(f, e, &ds->clat.h);
+	print_percentiles(f, e, "clat", &ds->clat.h);
 	print_samples(f, m, e, d);
 }
 
@@ -162,6 +168,18 @@ static void print_latdist(FILE *f, const struct job_stats *st)
 		if (shown)
 			fputc('\n', f);
 	}
+}
+
+/* fio's block for a job that synced its files; nothing for one that did not. */
+static void print_sync(FILE *f, const struct report_entry *e)
+{
+	const struct lat_stat *l = &e->st->sync;
+
+	if (!l->rs.n)
+		return;
+	fputs("  fsync/fdatasync/sync_file_range:\n", f);
+	print_lat(f, "sync", &l->rs);
+	print_percentiles(f, e, "sync", &l->h);
 }
 
 static void print_levels(FILE *f, const char *label, const uint64_t *v,
@@ -198,6 +216,7 @@ static void print_entry(FILE *f, const struct report_model *m, const struct repo
 		if (st->dir[d].ios)
 			print_dir(f, m, e, d);
 	print_latdist(f, st);
+	print_sync(f, e);
 	if (o->verify.type)
 		verify_print_normal(f, &st->verify);
 	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
@@ -206,9 +225,9 @@ static void print_entry(FILE *f, const struct report_model *m, const struct repo
 	print_levels(f, "  IO depths    : ", st->depth, depth_label, DEPTH_LEVELS);
 	print_levels(f, "     submit    : ", st->submit, batch_label, BATCH_LEVELS);
 	print_levels(f, "     complete  : ", st->complete, batch_label, BATCH_LEVELS);
-	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		",0 short=0,0,0,0 dropped=0,0,0,0\n",
-		st->issued[DDIR_READ], st->issued[DDIR_WRITE], st->issued[DDIR_TRIM]);
+	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		" short=0,0,0,0 dropped=0,0,0,0\n", st->issued[DDIR_READ],
+		st->issued[DDIR_WRITE], st->issued[DDIR_TRIM], st->issued_sync);
 	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%" PRIu32 "\n",
 		o->iodepth);
 }

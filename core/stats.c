@@ -33,6 +33,7 @@ void job_stats_init(struct job_stats *s)
 		atomic_init(&s->live_bytes[d], 0);
 		atomic_init(&s->live_ios[d], 0);
 	}
+	lat_stat_init(&s->sync);
 	atomic_init(&s->live_measuring, 0);
 	atomic_init(&s->live_done, 0);
 	s->nr_jobs = 1;
@@ -70,7 +71,9 @@ void job_stats_merge(struct job_stats *dst, const struct job_stats *src)
 		v = atomic_load_explicit(&src->live_ios[d], memory_order_relaxed);
 		atomic_fetch_add_explicit(&dst->live_ios[d], v, memory_order_relaxed);
 	}
+	lat_stat_merge(&dst->sync, &src->sync);
 	add_u64(dst->issued, src->issued, DDIR_COUNT);
+	dst->issued_sync += src->issued_sync;
 	add_u64(dst->depth, src->depth, DEPTH_LEVELS);
 	add_u64(dst->submit, src->submit, BATCH_LEVELS);
 	add_u64(dst->complete, src->complete, BATCH_LEVELS);

@@ -38,7 +38,10 @@ struct dir_stats {
 
 struct job_stats {
 	struct dir_stats dir[DDIR_COUNT];
+	/* fsync/fdatasync latency, one sample per file synced (measured phase). */
+	struct lat_stat sync;
 	uint64_t issued[DDIR_COUNT];       /* all I/Os issued, ramp included */
+	uint64_t issued_sync;              /* all file syncs done, ramp included */
 	uint64_t depth[DEPTH_LEVELS];      /* submissions, by depth after submit */
 	uint64_t submit[BATCH_LEVELS];     /* submit calls, by batch size */
 	uint64_t complete[BATCH_LEVELS];   /* reap calls, by I/Os reaped */

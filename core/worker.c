@@ -280,6 +280,11 @@ static int reap(struct worker *w, unsigned min)
 	return rc;
 }
 
+/*
+ * fsync (or fdatasync) every file of the job, once what is in flight has
+ * completed.  Each engine call is one sync latency sample, taken like an
+ * I/O's: only once measuring (after ramp_time), into the worker's own stats.
+ */
 static int sync_files(struct worker *w, int datasync)
 {
 	const struct engine *e = w->job->engine;
@@ -288,6 +293,8 @@ static int sync_files(struct worker *w, int datasync)
 	if (w->inflight && (rc = reap(w, w->inflight)))
 		return rc;
 	for (uint32_t i = 0; i < w->nr_files; i++) {
+		uint64_t t0 = clock_now_ns();
+
 		rc = eng_fsync(e, w->engine_state, &w->files[i], datasync);
 		if (rc) {
 			w->error = -rc;
@@ -300,6 +307,9 @@ static int sync_files(struct worker *w, int datasync)
 					 w->files[i].path, strerror(-rc));
 			return rc;
 		}
+		w->st->issued_sync++;
+		if (w->measuring)
+			lat_stat_add(&w->st->sync, clock_now_ns() - t0);
 	}
 	w->writes_since_sync = 0;
 	return 0;

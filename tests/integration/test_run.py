@@ -144,6 +144,15 @@ def t_ramp_time(tmp):
     check(950 <= r["runtime"] <= 1300, f"measured runtime {r['runtime']} ms includes the ramp")
     check(took >= 2.0, f"ramp + runtime took only {took:.2f}s")
     check(r["clat_ns"]["N"] == r["total_ios"], "latency samples taken during the ramp")
+    # Syncs too: only the measured phase's are timed, one per 4 measured writes.
+    cfg = write_cfg(tmp, 'jobs = ( { name = "t"; ioengine = "null"; rw = "write"; size = "1m"; '
+                         'runtime = "500ms"; ramp_time = "500ms"; time_based = true; '
+                         'fsync = 4; } );', "s.cfg")
+    doc, _ = run_json([cfg])
+    j = doc["jobs"][0]
+    w, s = j["write"]["total_ios"], j["sync"]
+    check(w > 1000 and s["lat_ns"]["N"] == s["total_ios"] and abs(s["total_ios"] - w / 4) <= 1,
+          f"{s['total_ios']} syncs timed for {w} measured writes (fsync=4): the ramp's counted?")
 
 
 def t_sigint(tmp):

@@ -218,6 +218,174 @@ def t_terse(tmp):
                   f"fio has {nf} fields ({fdisks} disks), we have {len(f)} ({ndisk})")
 
 
+# ---- sync latency ---------------------------------------------------------------------
+
+SYNC_BLOCK = re.compile(
+    r"^  fsync/fdatasync/sync_file_range:\n"
+    r"    sync \((nsec|usec|msec)\): min=(\S+), max=(\S+), avg=\s*([\d.]+), stdev=\s*([\d.]+)\n"
+    r"    sync percentiles \((nsec|usec|msec)\):\n"
+    r"((?:     \|(?: +[\d.]+th=\[ *\d+\],?)+\n)+)", re.M)
+UNIT_NS = {"nsec": 1, "usec": 1000, "msec": 1000000}
+NO_SYNC = {"total_ios": 0, "lat_ns": {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}}
+
+
+def sync_job(tmp, name="s", **opts):
+    """A psync write job of 2048 4k writes to tmp/NAME.dat, with opts added."""
+    base = dict(ioengine="psync", rw="write", bs="4k", size="8m",
+                filename=os.path.join(tmp, name + ".dat"))
+    base.update(opts)
+    return job(name, **{k: v for k, v in base.items() if v is not None})
+
+
+def run_normal_json(tmp, *jobs):
+    p = run(["--output-format=normal,json", jobfile(tmp, *jobs)])
+    expect_ok(p, "sync job")
+    return split_normal_json(p.stdout)
+
+
+def check_sync(j, n, what):
+    """j's "sync" object: fio's shape and place, n syncs, figures that hold together."""
+    keys = list(j)
+    check("sync" in j and keys.index("sync") == keys.index("trim") + 1,
+          f"{what}: \"sync\" must follow \"trim\", as fio: {keys}")
+    s = j["sync"]
+    check(list(s) == ["total_ios", "lat_ns"], f"{what}: sync keys {list(s)}")
+    if not n:
+        check(s == NO_SYNC, f"{what}: a job without syncs has fio's zeros: {s}")
+        return
+    lat = s["lat_ns"]
+    check(list(lat) == ["min", "max", "mean", "stddev", "N", "percentile"],
+          f"{what}: lat_ns keys {list(lat)}")
+    check(s["total_ios"] == n and lat["N"] == n,
+          f"{what}: {s['total_ios']} syncs, N {lat['N']}, expected {n}")
+    check(0 < lat["min"] <= lat["mean"] <= lat["max"], f"{what}: min/mean/max {lat}")
+    pct = lat["percentile"]
+    order = sorted(pct, key=float)
+    check(list(pct) == order and len(pct) == 17 and "99.990000" in pct,
+          f"{what}: fio's default percentiles in order: {list(pct)}")
+    vals = [pct[k] for k in order]
+    check(vals == sorted(vals), f"{what}: percentiles decrease somewhere: {pct}")
+    # bucket midpoints: within a bucket (< 0.4%) of the samples' range
+    check(lat["min"] * 0.99 <= vals[0] and vals[-1] <= lat["max"] * 1.01,
+          f"{what}: percentiles {vals[0]}..{vals[-1]} outside {lat['min']}..{lat['max']}")
+    if n == 1:
+        check(lat["min"] == lat["max"] == lat["mean"] and lat["stddev"] == 0,
+              f"{what}: one sample: {lat}")
+
+
+def check_sync_text(text, j, what):
+    """The normal report's sync block (after the latency distribution, before
+    cpu) says what the JSON says; the fourth issued figure is the sync count."""
+    m = SYNC_BLOCK.search(text)
+    check(m, f"{what}: no fsync/fdatasync/sync_file_range block in fio's layout:\n{text}")
+    lines = text[:m.start()].splitlines()
+    check(lines[-1].startswith("  lat ("), f"{what}: the block follows the latency "
+          f"distribution, as fio: {lines[-1]!r}")
+    check(text[m.end():].startswith("  cpu          : "), f"{what}: cpu comes next, as fio")
+    lat = j["sync"]["lat_ns"]
+    div = UNIT_NS[m.group(1)]
+    for got, want in ((m.group(2), lat["min"] // div), (m.group(3), lat["max"] // div)):
+        check(not got.isdigit() or int(got) == want, f"{what}: min/max {m.group(0)} vs {lat}")
+    check(abs(float(m.group(4)) - lat["mean"] / div) < 0.006, f"{what}: avg vs {lat['mean']}")
+    div = UNIT_NS[m.group(6)]
+    shown = re.findall(r"([\d.]+)th=\[ *(\d+)\]", m.group(7))
+    want = sorted(lat["percentile"].items(), key=lambda kv: float(kv[0]))
+    check(len(shown) == len(want) and all(
+        abs(float(a) - float(k)) < 1e-9 and int(b) == v // div
+        for (a, b), (k, v) in zip(shown, want)), f"{what}: percentiles {shown} vs {want}")
+    issued = re.search(r"issued rwts: total=\d+,\d+,\d+,(\d+) ", text)
+    check(issued and int(issued.group(1)) >= j["sync"]["total_ios"],
+          f"{what}: issued rwts' fourth figure counts the syncs")
+
+
+def fio_normal_json(tmp, args):
+    """fio --output-format=normal,json ARGS: (text, JSON), or None without fio."""
+    if not shutil.which("fio"):
+        return None
+    p = subprocess.run(["fio", "--output-format=normal,json"] + args, capture_output=True,
+                       text=True, timeout=120, cwd=tmp)
+    check(p.returncode == 0, f"fio {args}: {p.stderr}")
+    i = p.stdout.find("{\n")  # fio writes the JSON document first, then the text
+    check(i >= 0, f"no JSON in fio's output:\n{p.stdout[:2000]}")
+    doc, end = json.JSONDecoder().raw_decode(p.stdout, i)
+    return p.stdout[:i] + p.stdout[end:], doc
+
+
+def t_sync_fsync(tmp):
+    """fsync=16 over 2048 writes: 128 timed syncs, in fio's JSON shape and normal block."""
+    text, doc = run_normal_json(tmp, sync_job(tmp, fsync=16))
+    j = doc["jobs"][0]
+    check(j["write"]["total_ios"] == 2048, f"{j['write']['total_ios']} writes")
+    check_sync(j, 128, "fsync=16")
+    check_sync_text(text, j, "fsync=16")
+    check("     issued rwts: total=0,2048,0,128 short=0,0,0,0 dropped=0,0,0,0" in text,
+          "issued rwts: 128 syncs fourth")
+    # fio, same job: the same keys in the same places, the same block layout
+    fio = fio_normal_json(tmp, ["--name=s", "--rw=write", "--bs=4k", "--size=8m",
+                                "--fsync=16", f"--filename={os.path.join(tmp, 'f.dat')}"])
+    if fio:
+        ftext, fdoc = fio
+        fj = fdoc["jobs"][0]
+        check([k for k in j if k in fj] == list(fj), f"job keys: ours {list(j)}, fio's {list(fj)}")
+        fs, s = fj["sync"], j["sync"]
+        check(list(fs) == list(s) and list(fs["lat_ns"]) == list(s["lat_ns"]) and
+              list(fs["lat_ns"]["percentile"]) == list(s["lat_ns"]["percentile"]),
+              f"sync shape: fio {fs}, ours {s}")
+        check(abs(fs["total_ios"] - 128) <= 1, f"fio synced {fs['total_ios']} times")
+        check(SYNC_BLOCK.search(ftext), f"our pattern does not match fio's own block:\n{ftext}")
+
+
+def t_sync_end_fsync(tmp):
+    """end_fsync alone: exactly one sync per file of the job."""
+    text, doc = run_normal_json(tmp, sync_job(tmp, end_fsync=True))
+    j = doc["jobs"][0]
+    check_sync(j, 1, "end_fsync, one file")
+    check_sync_text(text, j, "end_fsync, one file")
+    text, doc = run_normal_json(tmp, sync_job(tmp, filename=None, directory=tmp, nrfiles=2,
+                                              end_fsync=True))
+    check_sync(doc["jobs"][0], 2, "end_fsync, two files")
+    check_sync_text(text, doc["jobs"][0], "end_fsync, two files")
+    # fsync=16 and end_fsync: 128 + 1
+    _, doc = run_normal_json(tmp, sync_job(tmp, fsync=16, end_fsync=True))
+    check_sync(doc["jobs"][0], 129, "fsync=16 and end_fsync")
+
+
+def t_sync_read_only(tmp):
+    """A job that writes nothing syncs nothing: fio's zeros, no sync block."""
+    text, doc = run_normal_json(tmp, sync_job(tmp, rw="read", fsync=16, end_fsync=True))
+    j = doc["jobs"][0]
+    check(j["read"]["total_ios"] == 2048, f"{j['read']['total_ios']} reads")
+    check_sync(j, 0, "read-only")
+    check("fsync/fdatasync/sync_file_range" not in text and "sync (" not in text,
+          f"a job without syncs prints no sync block (fio neither):\n{text}")
+    check("     issued rwts: total=2048,0,0,0 short=0,0,0,0 dropped=0,0,0,0" in text,
+          "issued rwts: no syncs")
+    fio = fio_normal_json(tmp, ["--name=s", "--rw=read", "--bs=4k", "--size=8m", "--fsync=16",
+                                f"--filename={os.path.join(tmp, 'f.dat')}"])
+    if fio:
+        ftext, fdoc = fio
+        check(fdoc["jobs"][0]["sync"] == NO_SYNC, f"fio's sync: {fdoc['jobs'][0]['sync']}")
+        check("fsync/fdatasync/sync_file_range" not in ftext, "fio prints a block for no syncs")
+
+
+def t_sync_group(tmp):
+    """numjobs=2: group_reporting adds the syncs up; without it each has its own."""
+    text, doc = run_normal_json(tmp, sync_job(tmp, filename=None, directory=tmp, fsync=16,
+                                              numjobs=2, group_reporting=True))
+    check(len(doc["jobs"]) == 1, f"{len(doc['jobs'])} entries with group_reporting")
+    j = doc["jobs"][0]
+    check(j["write"]["total_ios"] == 4096, f"{j['write']['total_ios']} writes")
+    check_sync(j, 256, "numjobs=2, group_reporting")
+    check_sync_text(text, j, "numjobs=2, group_reporting")
+    check(",4096,0,256 short=" in text, "issued rwts: the group's 256 syncs")
+    text, doc = run_normal_json(tmp, sync_job(tmp, filename=None, directory=tmp,
+                                              fdatasync=16, numjobs=2))
+    check(len(doc["jobs"]) == 2, f"{len(doc['jobs'])} entries without group_reporting")
+    for i, j in enumerate(doc["jobs"]):
+        check_sync(j, 128, f"fdatasync=16, instance {i}")
+    check(len(SYNC_BLOCK.findall(text)) == 2, "one sync block per instance")
+
+
 # ---- global options -------------------------------------------------------------------
 
 def global_options(tmp, args, what):

@@ -4,7 +4,8 @@
  * is rendered in fio's normal layout and as JSON, and checked line by line
  * and key by key.  Expected figures were worked out by hand (and the
  * percentiles with an independent model of the histogram's buckets).  When
- * fio is on PATH, our JSON must carry every key fio's has.
+ * fio is on PATH, our JSON must carry every key fio's has, and the "sync"
+ * object exactly fio's keys, in fio's order and place.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,10 +46,17 @@ static void add_io(struct job_stats *s, int d, uint64_t bytes, uint64_t slat, ui
 	s->issued[d]++;
 }
 
+static void add_sync(struct job_stats *s, uint64_t ns)
+{
+	lat_stat_add(&s->sync, ns);
+	s->issued_sync++;
+}
+
 /*
- * grp#0: 1000 reads (clat 100..199.9 us, slat 2 us) and 500 writes in 1 s;
- * grp#1: the same 1000 reads in 2 s; solo: 123450 reads of ~250 ns with one
- * 3 ms outlier per thousand, in 10 s, ending in error 5.
+ * grp#0: 1000 reads (clat 100..199.9 us, slat 2 us) and 500 writes in 1 s,
+ * with 10 syncs of 1..1.9 ms; grp#1: the same 1000 reads in 2 s, with 6
+ * syncs of 3 ms and 2 more in its ramp; solo: 123450 reads of ~250 ns with
+ * one 3 ms outlier per thousand, in 10 s, ending in error 5, no sync.
  */
 static int setup(void **state)
 {
@@ -108,6 +116,11 @@ static int setup(void **state)
 	runstat_add(&res[1].st->dir[DDIR_READ].iops_samples, 500);
 	for (int k = 0; k < 500; k++)
 		add_io(res[0].st, DDIR_WRITE, 4096, 1000, 50000 + 10 * (uint64_t)k);
+	for (int k = 0; k < 10; k++)
+		add_sync(res[0].st, 1000000 + 100000 * (uint64_t)k);
+	for (int k = 0; k < 6; k++)
+		add_sync(res[1].st, 3000000);
+	res[1].st->issued_sync += 2; /* synced during ramp_time: no latency sample */
 	res[0].st->depth[2] += 500;
 	res[0].st->submit[1] += 500;
 	res[0].st->complete[1] += 500;
@@ -206,6 +219,14 @@ static void test_model(void **state)
 	assert_int_equal(m.entries[0].st->dir[DDIR_READ].bw_samples.max, 6288000);
 	assert_int_equal(m.entries[0].st->dir[DDIR_READ].bw_samples.n, 4);
 	assert_true(fabs(m.entries[0].st->dir[DDIR_READ].bw_samples.mean - 6144000.0) < 1e-6);
+	/* Syncs merge like the I/O latencies: samples and buckets summed. */
+	assert_int_equal(m.entries[0].st->sync.rs.n, 16);
+	assert_int_equal(m.entries[0].st->sync.h.count, 16);
+	assert_int_equal(m.entries[0].st->sync.rs.min, 1000000);
+	assert_int_equal(m.entries[0].st->sync.rs.max, 3000000);
+	assert_true(fabs(m.entries[0].st->sync.rs.mean - 2031250.0) < 1e-6);
+	assert_int_equal(m.entries[0].st->issued_sync, 18);
+	assert_int_equal(m.entries[1].st->sync.rs.n, 0);
 	/* The inputs are untouched. */
 	assert_int_equal(res[0].st->dir[DDIR_READ].ios, 1000);
 	assert_int_equal(res[0].st->nr_jobs, 1);
@@ -265,7 +286,23 @@ static void test_normal(void **state)
 	expect_line(out, "  cpu          : usr=50.00%, sys=6.67%, ctx=30, majf=0, minf=10");
 	expect_line(out, "  IO depths    : 1=0.0%, 2=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, >=64=0.0%");
 	expect_line(out, "     submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%");
-	expect_line(out, "     issued rwts: total=2000,500,0,0 short=0,0,0,0 dropped=0,0,0,0");
+	/* Syncs: fio's block after the latency distribution, before cpu. */
+	assert_non_null(strstr(out, "  lat (usec)   : 100=20.00%, 250=80.00%\n"
+			       "  fsync/fdatasync/sync_file_range:\n"
+			       "    sync (usec): min=1000, max=3000, avg=2031.25, stdev=809.71\n"
+			       "    sync percentiles (usec):\n"
+			       "     |  1.00th=[ 1001],  5.00th=[ 1001], 10.00th=[ 1101], "
+			       "20.00th=[ 1298],\n"
+			       "     | 30.00th=[ 1396], 40.00th=[ 1601], 50.00th=[ 1699], "
+			       "60.00th=[ 1896],\n"
+			       "     | 70.00th=[ 3006], 80.00th=[ 3006], 90.00th=[ 3006], "
+			       "95.00th=[ 3006],\n"
+			       "     | 99.00th=[ 3006], 99.50th=[ 3006], 99.90th=[ 3006], "
+			       "99.95th=[ 3006],\n"
+			       "     | 99.99th=[ 3006]\n"
+			       "  cpu          : "));
+	/* The fourth figure: every sync, those of the ramp too. */
+	expect_line(out, "     issued rwts: total=2000,500,0,18 short=0,0,0,0 dropped=0,0,0,0");
 	expect_line(out, "     latency   : target=0, window=0, percentile=100.00%, depth=4");
 
 	assert_non_null(strstr(out, "\nsolo: (groupid=1, jobs=1): err= 5 "
@@ -281,6 +318,10 @@ static void test_normal(void **state)
 	expect_line(out, "  cpu          : usr=25.00%, sys=0.00%, ctx=0, majf=0, minf=0");
 	/* No samples for solo: fio prints no bw/iops lines then. */
 	assert_null(strstr(strstr(out, "\nsolo:"), "   bw ("));
+	/* No sync: no sync block (as fio), a zero fourth issued figure. */
+	assert_null(strstr(strstr(out, "\nsolo:"), "fsync/fdatasync/sync_file_range"));
+	assert_null(strstr(strstr(out, "\nsolo:"), "sync ("));
+	expect_line(out, "     issued rwts: total=123450,0,0,0 short=0,0,0,0 dropped=0,0,0,0");
 
 	assert_non_null(strstr(out, "\n\nRun status group 0 (all jobs):\n"
 			   "   READ: bw=4000KiB/s (4096kB/s), 2000KiB/s-4000KiB/s (2048kB/s-4096kB/s), "
@@ -331,8 +372,36 @@ static json_object *parse_ours(void)
 	return root;
 }
 
+struct int_at {
+	const char *path;
+	int64_t want;
+};
+
+static void expect_ints(json_object *o, const struct int_at *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (get_int(o, t[i].path) != t[i].want)
+			fail_msg("%s: %lld, expected %lld", t[i].path,
+				 (long long)get_int(o, t[i].path), (long long)t[i].want);
+}
+
 static void test_json(void **state)
 {
+	/* grp's 16 syncs (setup()), merged from both instances. */
+	static const struct int_at grp_sync[] = {
+		{ "sync/total_ios", 16 },
+		{ "sync/lat_ns/N", 16 },
+		{ "sync/lat_ns/min", 1000000 },
+		{ "sync/lat_ns/max", 3000000 },
+		{ "sync/lat_ns/percentile/50.000000", 1699839 },
+		{ "sync/lat_ns/percentile/99.000000", 3006463 },
+	};
+	static const struct int_at no_sync[] = {
+		{ "sync/total_ios", 0 },
+		{ "sync/lat_ns/N", 0 },
+		{ "sync/lat_ns/min", 0 },
+		{ "sync/lat_ns/max", 0 },
+	};
 	json_object *root = parse_ours(), *jobs, *g, *s;
 	double sum = 0.0;
 
@@ -392,6 +461,14 @@ static void test_json(void **state)
 	assert_false(json_object_object_get_ex(get(g, "job options"), "percentile_list", NULL));
 	assert_string_equal(json_object_get_string(get(s, "job options/percentile_list")),
 			    "50:99:99.9999");
+
+	expect_ints(g, grp_sync, sizeof(grp_sync) / sizeof(grp_sync[0]));
+	assert_true(fabs(get_dbl(g, "sync/lat_ns/mean") - 2031250.0) < 1e-6);
+	/* No sync: fio's zeros, and no percentiles. */
+	expect_ints(s, no_sync, sizeof(no_sync) / sizeof(no_sync[0]));
+	assert_true(get_dbl(s, "sync/lat_ns/mean") == 0.0);
+	assert_true(get_dbl(s, "sync/lat_ns/stddev") == 0.0);
+	assert_false(json_object_object_get_ex(get(s, "sync/lat_ns"), "percentile", NULL));
 
 	assert_int_equal(get_int(s, "error"), 5);
 	assert_string_equal(json_object_get_string(get(s, "desc")), "my desc");
@@ -476,12 +553,61 @@ static int missing_keys(json_object *ours, json_object *theirs, const char *wher
 	return missing;
 }
 
+/* The keys of o, in order, comma-separated. */
+static void key_list(json_object *o, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	json_object_object_foreach(o, key, val) {
+		(void)val;
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", key);
+	}
+}
+
+/* `ours` has exactly the keys of `theirs`, in its order, all the way down. */
+static int same_shape(json_object *ours, json_object *theirs, const char *where)
+{
+	char a[4096], b[4096];
+	int bad = 0;
+
+	key_list(ours, a, sizeof(a));
+	key_list(theirs, b, sizeof(b));
+	if (strcmp(a, b)) {
+		print_error("%s: our keys {%s}, fio's {%s}\n", where, a, b);
+		bad++;
+	}
+	json_object_object_foreach(theirs, key, val) {
+		json_object *mine = NULL;
+
+		if (json_object_is_type(val, json_type_object) &&
+		    json_object_object_get_ex(ours, key, &mine))
+			bad += same_shape(mine, val, key);
+	}
+	return bad;
+}
+
+/* The keys `ours` shares with `theirs` come in the same order. */
+static int same_order(json_object *ours, json_object *theirs, const char *where)
+{
+	char a[4096] = "", b[4096];
+	size_t n = 0;
+
+	json_object_object_foreach(ours, key, val) {
+		(void)val;
+		if (json_object_object_get_ex(theirs, key, NULL) && n < sizeof(a))
+			n += (size_t)snprintf(a + n, sizeof(a) - n, "%s%s", n ? "," : "", key);
+	}
+	key_list(theirs, b, sizeof(b));
+	if (!strcmp(a, b))
+		return 0;
+	print_error("%s: our key order {%s}, fio's {%s}\n", where, a, b);
+	return 1;
+}
+
 static void test_json_keys_match_fio(void **state)
 {
-	static const char *const unsupported[] = {
-		"sync",       /* fsync latency is not measured */
-		NULL,
-	};
 	static const char *const none[] = { NULL };
 	json_object *ours, *fio, *fj, *oj;
 	char *text = NULL;
@@ -490,8 +616,9 @@ static void test_json_keys_match_fio(void **state)
 	int missing;
 
 	(void)state;
+	/* fsync=16: fio's "sync" then has samples, so its percentiles too. */
 	p = popen("command -v fio >/dev/null 2>&1 && fio --name=t --ioengine=null --size=4m "
-		  "--rw=randrw --output-format=json 2>/dev/null", "r");
+		  "--rw=randrw --fsync=16 --output-format=json 2>/dev/null", "r");
 	if (p) {
 		char chunk[4096];
 		size_t n;
@@ -514,7 +641,12 @@ static void test_json_keys_match_fio(void **state)
 
 	fj = json_object_array_get_idx(get(fio, "jobs"), 0);
 	oj = json_object_array_get_idx(get(ours, "jobs"), 0);
-	missing = missing_keys(oj, fj, "jobs[0]", unsupported);
+	missing = missing_keys(oj, fj, "jobs[0]", none);
+	/* "sync": fio's keys exactly, percentiles included, in fio's place. */
+	assert_int_equal(get_int(fj, "sync/lat_ns/N"), get_int(fj, "sync/total_ios"));
+	assert_true(get_int(fj, "sync/lat_ns/N") > 0);
+	missing += same_shape(get(oj, "sync"), get(fj, "sync"), "sync");
+	missing += same_order(oj, fj, "jobs[0]");
 	/* Top level: "global options" only appears in fio with a [global]. */
 	missing += missing_keys(ours, fio, "top level", none);
 	assert_int_equal(missing, 0);

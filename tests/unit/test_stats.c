@@ -1,6 +1,6 @@
 /*
- * Job statistics: merging two jobs' stats equals recording every sample
- * into one; fio's depth and batch-size buckets.
+ * Job statistics: merging two jobs' stats (I/O and sync latencies alike)
+ * equals recording every sample into one; fio's depth and batch-size buckets.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +34,10 @@ static void record(struct job_stats *s, struct rng *r, int nios, uint64_t base)
 		s->complete[stats_batch_level((unsigned)rng_below(r, 100))]++;
 		atomic_fetch_add_explicit(&s->live_bytes[d], 4096, memory_order_relaxed);
 		atomic_fetch_add_explicit(&s->live_ios[d], 1, memory_order_relaxed);
+		if (i % 16 == 15) { /* fsync=16 */
+			lat_stat_add(&s->sync, base * 100 + rng_below(r, 1000000));
+			s->issued_sync++;
+		}
 		if (i % 100 == 0) {
 			runstat_add(&s->dir[d].bw_samples, base * 10 + rng_below(r, 1 << 20));
 			runstat_add(&s->dir[d].iops_samples, base + rng_below(r, 1000));
@@ -77,6 +81,11 @@ static void test_init(void **state)
 		assert_int_equal(s->dir[d].bw_samples.min, UINT64_MAX);
 		assert_int_equal(atomic_load(&s->live_bytes[d]), 0);
 	}
+	assert_int_equal(s->sync.rs.n, 0);
+	assert_int_equal(s->sync.rs.min, UINT64_MAX);
+	assert_int_equal(s->sync.h.count, 0);
+	assert_int_equal(s->sync.h.buckets[0], 0);
+	assert_int_equal(s->issued_sync, 0);
 	assert_int_equal(s->depth[DEPTH_LEVELS - 1], 0);
 	assert_int_equal(atomic_load(&s->live_done), 0);
 	free(s);
@@ -122,6 +131,9 @@ static void test_merge_equals_single(void **state)
 		assert_int_equal(atomic_load(&a->live_ios[d]), atomic_load(&all->live_ios[d]));
 		assert_true(a->dir[d].ios > 10000); /* every direction got samples */
 	}
+	assert_lat_equal(&a->sync, &all->sync);
+	assert_int_equal(a->sync.rs.n, 30000 / 16 + 20000 / 16);
+	assert_int_equal(a->issued_sync, all->issued_sync);
 	assert_memory_equal(a->depth, all->depth, sizeof(a->depth));
 	assert_memory_equal(a->submit, all->submit, sizeof(a->submit));
 	assert_memory_equal(a->complete, all->complete, sizeof(a->complete));
@@ -139,6 +151,7 @@ static void test_merge_equals_single(void **state)
 	job_stats_init(all);
 	job_stats_merge(all, a);
 	assert_lat_equal(&all->dir[1].clat, &a->dir[1].clat);
+	assert_lat_equal(&all->sync, &a->sync);
 	assert_int_equal(all->dir[1].clat.rs.min, a->dir[1].clat.rs.min);
 	assert_int_equal(all->nr_jobs, 3);
 	free(a);
