@@ -7,7 +7,9 @@
  * thread is awake), reap() takes ready CQEs straight from the shared ring
  * and only enters the kernel when fewer than min are there.  Fixed buffers
  * and files are registered once, in init() and open_file(), so the hot
- * path allocates nothing and makes no syscall besides the I/O.
+ * path allocates nothing and makes no syscall besides the I/O.  The ring
+ * defers the kernel's task work to our waits where the kernel allows it
+ * (uring_setup_flag_sets).
  */
 #include <errno.h>
 #include <liburing.h>
@@ -80,6 +82,7 @@ static const unsigned uring_setup_flag_sets[] = {
 	IORING_SETUP_COOP_TASKRUN,
 	0,
 };
+#define NR_SETUP_SETS (sizeof(uring_setup_flag_sets) / sizeof(uring_setup_flag_sets[0]))
 
 static const char *const uring_feature_names[] = {
 	"single_mmap", "nodrop", "submit_stable", "rw_cur_pos", "cur_personality",
@@ -255,7 +258,8 @@ static int uring_init(const struct iorig_job_info *job, const void *opts, void *
 	if (rc)
 		goto fail;
 
-	for (size_t i = s->o.sqthread_poll ? 2 : 0; i < 3; i++) {
+	/* SQPOLL rings take the last set only: plain. */
+	for (size_t i = s->o.sqthread_poll ? NR_SETUP_SETS - 1 : 0; i < NR_SETUP_SETS; i++) {
 		memset(&p, 0, sizeof(p));
 		p.flags = uring_setup_flag_sets[i];
 		if (s->o.hipri)
