@@ -268,6 +268,14 @@ static int apply_section(struct cfg_section *sec, const struct cfg_src *src,
 				     "I/O with pread/pwrite", e->value, where) ||
 			    set_value(e, "psync"))
 				return -ENOMEM;
+		} else if (!strcmp(e->key, "verify") && !strcasecmp(e->value, "crc32c-intel")) {
+			/* fio's name for crc32c computed with SSE4.2: the same checksum,
+			 * which ISA-L computes with the fastest instructions it finds. */
+			cfg_src_where(src, e->line, where, sizeof(where));
+			if (note_add(notes, "verify=%s (%s): runs as verify=crc32c, the same "
+				     "checksum", e->value, where) ||
+			    set_value(e, "crc32c"))
+				return -ENOMEM;
 		}
 		if (!c) {
 			sec->entries[out++] = *e;

@@ -326,6 +326,13 @@ def t_noop_notes(tmp):
     jobs, p = show_jobs(["-buffered=0", "-ioengine=sync", "-size=1m", "-name=a"])
     check(jobs[0]["direct"] == "1" and jobs[0]["ioengine"] == "psync", f"{jobs[0]}")
     check(any("ioengine=sync" in l for l in notes(p.stderr)), p.stderr)
+    # verify=crc32c-intel is fio's name for the same checksum.
+    p = ok(["--output-format=json", "-verify=crc32c-intel", "-ioengine=psync", "-rw=write",
+            "-bs=4k", "-size=1m", f"-filename={tmp}/v.dat", "-name=a"])
+    v = json.loads(p.stdout)["jobs"][0]["verify"]
+    check(v["type"] == "crc32c" and v["blocks"] == 256 and v["errors"] == 0, f"{v}")
+    check(any("verify=crc32c-intel" in l and "runs as verify=crc32c" in l
+              for l in notes(p.stderr)), p.stderr)
 
 
 # ---- INI job files -------------------------------------------------------------
