@@ -335,6 +335,64 @@ def t_noop_notes(tmp):
               for l in notes(p.stderr)), p.stderr)
 
 
+# The verification, rate and shaping options (core/options_ext.inc), as
+# --show-jobs prints them; the durations among them are printed in ns.
+EXT_OPTIONS = ("verify", "do_verify", "verify_backlog", "verify_only", "verify_fatal",
+               "verify_dump", "verify_pattern", "rate", "rate_iops", "rate_min",
+               "rate_iops_min", "rate_cycle", "rate_process", "thinktime", "thinktime_spin",
+               "thinktime_blocks", "bssplit", "random_distribution", "percentage_random",
+               "offset_increment", "zero_buffers", "refill_buffers",
+               "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage")
+EXT_DURATIONS = ("rate_cycle", "thinktime", "thinktime_spin")
+
+
+def t_cmd_ext_options(tmp):
+    """Verify, rate and shaping options show as parsed, under names the options accept."""
+    base = ["-ioengine=null", "-size=4m"]
+    jobs, _ = show_jobs(base + [
+        "-name=a", "-rw=randrw", "-verify=md5", "-rate=10m,5m", "-bssplit=4k/50:64k/50",
+        "-random_distribution=zipf:1.2", "-rwmixread=70",
+        "-name=b", "-rw=write", "-verify=pattern", "-verify_pattern=0xdeadbeef",
+        "-verify_backlog=4", "-rate=,10m", "-rate_min=,1m", "-rate_iops=,300",
+        "-rate_process=poisson", "-rate_cycle=500ms", "-thinktime=1ms",
+        "-thinktime_spin=100us", "-thinktime_blocks=2",
+        "-random_distribution=zoned_abs:60/1m:40/2m", "-percentage_random=50",
+        "-offset_increment=64k", "-bssplit=,8k/30:16k"])
+    check([j["name"] for j in jobs] == ["a", "b"], f"jobs {[j['name'] for j in jobs]}")
+    split = "4096/50:65536/50"
+    want = [{"verify": "md5", "do_verify": "1", "verify_pattern": "(none)",
+             "rate": "10485760,5242880,5242880", "rate_iops": "0,0,0",
+             "rate_min": "0,0,0", "rate_cycle": str(10**9), "rate_process": "linear",
+             "thinktime": "0", "thinktime_blocks": "1",
+             "bssplit": ",".join([split] * 3), "bs_min": "4096,4096,4096",
+             "bs_max": "65536,65536,65536", "random_distribution": "zipf:1.2",
+             "rwmixread": "70", "percentage_random": "100,100,100",
+             "offset_increment": "0"},
+            {"verify": "pattern", "verify_pattern": "0xdeadbeef", "verify_backlog": "4",
+             "rate": "0,10485760,10485760", "rate_iops": "0,300,300",
+             # A floor only binds the directions the job does: no trims here.
+             "rate_min": "0,1048576,0", "rate_cycle": str(500 * 10**6),
+             "rate_process": "poisson", "thinktime": str(10**6),
+             "thinktime_spin": str(100 * 10**3), "thinktime_blocks": "2",
+             "bssplit": ",8192/30:16384/70,8192/30:16384/70",
+             "random_distribution": "zoned_abs:60/1048576b:40/2097152b",
+             "percentage_random": "50,50,50", "offset_increment": "65536"}]
+    for j, w in zip(jobs, want):
+        for k, v in w.items():
+            check(j.get(k) == v, f"job {j['name']}: {k} = {j.get(k)}, expected {v}")
+        check(all(k in j for k in EXT_OPTIONS),
+              f"job {j['name']}: not shown: {[k for k in EXT_OPTIONS if k not in j]}")
+    # What is printed reads back as the same job (durations given their unit).
+    for j in jobs:
+        again = [f"-{k}={j[k]}" + ("ns" if k in EXT_DURATIONS else "")
+                 for k in EXT_OPTIONS if j[k] != "(none)"]
+        b, _ = show_jobs(base + [f"-name={j['name']}", f"-rw={j['rw']}",
+                                 f"-rwmixread={j['rwmixread']}"] + again)
+        diff = {k: (v, b[0].get(k)) for k, v in j.items()
+                if k != "index" and b[0].get(k) != v}
+        check(not diff, f"job {j['name']} printed back differs: {diff}")
+
+
 # ---- INI job files -------------------------------------------------------------
 
 def t_ini_issue_file(tmp):
@@ -487,14 +545,20 @@ def t_convert_roundtrip(tmp):
     mixed = os.path.join(tmp, "mixed.fio")
     with open(mixed, "w") as fh:
         fh.write("[global]\nioengine=null\nsize=1m\nbs=8k\nbs=16k\ninclude inc/c.fio\n"
-                 "[a]\nrw=randrw\nrwmixwrite=20\nbuffered=0\n[global]\niodepth=4\n"
+                 "[a]\nrw=randrw\nrwmixwrite=20\nbuffered=0\nverify=crc32c\n"
+                 "verify_backlog=8\nrate=10m,5m\nrate_min=1m\nbssplit=8k/25:16k,4k/50:64k/50\n"
+                 "random_distribution=zipf:1.2\npercentage_random=80\nthinktime=1ms\n"
+                 "thinktime_spin=200us\nthinktime_blocks=4\n[global]\niodepth=4\n"
                  "[b b]\nname=bee:2\nfilename=x\\:y:z\nrandseed=42\ncpus_allowed=0\n"
-                 "percentile_list=99:50\nruntime=1500ms\nnumjobs=2\nnew_group\n")
+                 "percentile_list=99:50\nruntime=1500ms\nnumjobs=2\nnew_group\n"
+                 "rwmixread=60\nrate_iops=,300\nrate_process=poisson\n"
+                 "random_distribution=zoned:60/10:40/90\noffset_increment=1m\n")
     env = {"NJ": "3"}
     cases = [("issue", [issue]), ("mixed", [mixed]),
              ("cmdline", ["-filename=" + f, "-direct=1", "-iodepth", "64", "-thread",
                           "-rw=write", "-ioengine=null", "-bs=512K", "-numjobs=8",
-                          "-runtime=20", "-group_reporting", "-name=test"])]
+                          "-runtime=20", "-group_reporting", "-verify=md5", "-rate=50m",
+                          "-bssplit=256k/50:512k/50", "-thinktime=2ms", "-name=test"])]
     for name, args in cases:
         p = ok(["convert"] + args, env=env)
         body = "\n".join(l for l in p.stdout.splitlines() if not l.lstrip().startswith("#"))
@@ -517,6 +581,17 @@ def t_convert_roundtrip(tmp):
     check(a[0]["description"] == 'say "hi" \\ there', f"description {a[0]['description']}")
     check(a[0]["bs"] == "4096,16384,8192", f"bs {a[0]['bs']}")
     check(a[0]["direct"] == "1" and a[0]["rwmixread"] == "80", f"{a[0]}")
+    # The ext options took part in the comparison above with these values.
+    for k, v in {"verify": "crc32c", "verify_backlog": "8", "rate": "10485760,5242880,5242880",
+                 "rate_min": "1048576,1048576,0", "random_distribution": "zipf:1.2",
+                 "bssplit": "8192/25:16384/75,4096/50:65536/50,4096/50:65536/50",
+                 "percentage_random": "80,80,80", "thinktime": str(10**6),
+                 "thinktime_spin": str(200 * 10**3), "thinktime_blocks": "4"}.items():
+        check(a[0][k] == v, f"a: {k} = {a[0][k]}, expected {v}")
+    for k, v in {"rwmixread": "60", "rate_iops": "0,300,300", "rate_process": "poisson",
+                 "random_distribution": "zoned:60/10:40/90", "offset_increment": str(MiB),
+                 "verify": "none", "bssplit": "(none)"}.items():
+        check(a[1][k] == v, f"bee:2: {k} = {a[1][k]}, expected {v}")
 
 
 if __name__ == "__main__":
