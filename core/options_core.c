@@ -281,6 +281,49 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * val itself, or val with unit appended when it is a plain number: fio
+ * reads a plain thinktime in microseconds and a plain rate_cycle in
+ * milliseconds, and so do we, in job files of either syntax.
+ */
+static const char *with_default_unit(const char *val, const char *unit, char *buf, size_t len)
+{
+	bool digits = false;
+
+	for (const char *c = val; *c; c++) {
+		if (*c >= '0' && *c <= '9')
+			digits = true;
+		else if (*c != '.' && *c != ' ')
+			return val; /* has a unit (or is not a number: the parser says so) */
+	}
+	if (!digits || (size_t)snprintf(buf, len, "%s%s", val, unit) >= len)
+		return val;
+	return buf;
+}
+
+static int bind_dur_unit(const struct core_opt *opt, const char *val, void *p, char *err,
+			 size_t errlen)
+{
+	bool us = opt->kind == CK_DUR_US;
+	char buf[256], range[128], acc[384];
+	uint64_t ns;
+	int rc;
+
+	opt_range_text(range, sizeof(range), IORIG_OPT_DURATION, opt->min, opt->max);
+	snprintf(acc, sizeof(acc), "%s (durations like %s; a plain number is %s, as in fio)",
+		 range, us ? "100us, 2ms" : "500ms, 2s", us ? "microseconds" : "milliseconds");
+	if (!val || opt_is_blank(val))
+		return opt_reason(err, errlen, opt->name, NULL, NULL, acc);
+	rc = parse_duration_ns(with_default_unit(val, us ? "us" : "ms", buf, sizeof(buf)), &ns);
+	if (rc)
+		return opt_reason(err, errlen, opt->name, val,
+				  rc == -ERANGE ? "is too large" : "is not a duration", acc);
+	if (opt->min < opt->max && (ns < (uint64_t)opt->min || ns > (uint64_t)opt->max))
+		return opt_reason(err, errlen, opt->name, val, "is out of range", acc);
+	memcpy(p, &ns, sizeof(ns));
+	return 0;
+}
+
 int core_opt_bind(struct bind_ctx *c, const struct core_opt *opt, const char *val, char *err,
 		  size_t errlen)
 {
@@ -314,6 +357,9 @@ int core_opt_bind(struct bind_ctx *c, const struct core_opt *opt, const char *va
 		else
 			set_u32(p, opt->kind == CK_RWMIXW ? (uint64_t)(100 - v.i) : (uint64_t)v.i);
 		return 0;
+	case CK_DUR_US:
+	case CK_DUR_MS:
+		return bind_dur_unit(opt, val, p, err, errlen);
 	case CK_SIZE:
 	case CK_DUR:
 		rc = opt_parse_scalar(opt->name, opt->kind == CK_SIZE ? IORIG_OPT_SIZE :

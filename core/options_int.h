@@ -94,7 +94,9 @@ enum core_kind {
 	CK_U32,      /* uint32_t, range-checked */
 	CK_U64,      /* uint64_t, range-checked */
 	CK_SIZE,     /* uint64_t bytes */
-	CK_DUR,      /* uint64_t ns */
+	CK_DUR,      /* uint64_t ns; a plain number is seconds */
+	CK_DUR_US,   /* uint64_t ns; a plain number is microseconds (fio's thinktime) */
+	CK_DUR_MS,   /* uint64_t ns; a plain number is milliseconds (fio's rate_cycle) */
 	CK_RW,       /* enum rw_mode */
 	CK_BS,       /* bs[]: "4k" or "read,write[,trim]" */
 	CK_BSRANGE,  /* bs_min[]/bs_max[]: "4k-64k[,...]" */

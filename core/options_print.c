@@ -46,7 +46,8 @@ static void core_row(const struct core_opt *t, char cols[N_COLS][512])
 {
 	static const char *const types[] = {
 		[CK_STR] = "string", [CK_BOOL] = "bool", [CK_U32] = "int", [CK_U64] = "int",
-		[CK_SIZE] = "size", [CK_DUR] = "duration", [CK_RW] = "enum",
+		[CK_SIZE] = "size", [CK_DUR] = "duration", [CK_DUR_US] = "duration-us",
+		[CK_DUR_MS] = "duration-ms", [CK_RW] = "enum",
 		[CK_BS] = "size-list", [CK_BSRANGE] = "range-list", [CK_RWMIXW] = "int",
 		[CK_PCTS] = "pct-list", [CK_CPUS] = "cpu-list", [CK_SEED] = "int",
 		[CK_ENUM] = "enum", [CK_FN] = "spec",
@@ -73,6 +74,8 @@ static void core_row(const struct core_opt *t, char cols[N_COLS][512])
 		snprintf(cols[COL_RANGE], 512, "0 < p <= 100");
 		break;
 	case CK_DUR:
+	case CK_DUR_US:
+	case CK_DUR_MS:
 		opt_range_text(cols[COL_RANGE], 512, IORIG_OPT_DURATION, t->min, t->max);
 		break;
 	default:

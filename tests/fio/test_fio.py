@@ -346,6 +346,38 @@ EXT_OPTIONS = ("verify", "do_verify", "verify_backlog", "verify_only", "verify_f
 EXT_DURATIONS = ("rate_cycle", "thinktime", "thinktime_spin")
 
 
+def t_duration_units(tmp):
+    """fio's units for a plain number: thinktime and thinktime_spin in
+    microseconds, rate_cycle in milliseconds, runtime in seconds; the same
+    in fio INI files and libconfig files."""
+    want = {"thinktime": str(100 * 10**3), "thinktime_spin": str(40 * 10**3),
+            "rate_cycle": str(500 * 10**6), "runtime_ns": str(3 * 10**9)}
+    plain = ["-thinktime=100", "-thinktime_spin=40", "-rate_cycle=500", "-runtime=3"]
+    jobs, _ = show_jobs(["-ioengine=null", "-size=1m", *plain, "-name=a"])
+    ini = os.path.join(tmp, "units.fio")
+    with open(ini, "w") as f:
+        f.write("[a]\nioengine=null\nsize=1m\nthinktime=100\nthinktime_spin=40\n"
+                "rate_cycle=500\nruntime=3\n")
+    jobs_ini, _ = show_jobs([ini])
+    cfg = os.path.join(tmp, "units.cfg")
+    with open(cfg, "w") as f:
+        f.write('jobs = ( { name = "a"; ioengine = "null"; size = "1m"; thinktime = 100; '
+                'thinktime_spin = 40; rate_cycle = 500; runtime = 3; } );\n')
+    jobs_cfg, _ = show_jobs([cfg])
+    for what, j in (("command line", jobs[0]), ("fio file", jobs_ini[0]),
+                    ("libconfig", jobs_cfg[0])):
+        for k, v in want.items():
+            check(j[k] == v, f"{what}: {k} = {j[k]}, expected {v}")
+    # An explicit unit wins; a plain number out of range says which unit it took.
+    jobs, _ = show_jobs(["-ioengine=null", "-size=1m", "-thinktime=2ms", "-rate_cycle=1s",
+                         "-name=a"])
+    check(jobs[0]["thinktime"] == str(2 * 10**6) and jobs[0]["rate_cycle"] == str(10**9),
+          f"{jobs[0]}")
+    p = run(["validate", "-ioengine=null", "-size=1m", "-rate_cycle=5", "-name=a"])
+    check(p.returncode == 2 and "'5' is out of range" in p.stderr and
+          "a plain number is milliseconds" in p.stderr, p.stderr)
+
+
 def t_cmd_ext_options(tmp):
     """Verify, rate and shaping options show as parsed, under names the options accept."""
     base = ["-ioengine=null", "-size=4m"]
