@@ -7,8 +7,11 @@
  * win anyway.  Block sizes are the exception: "bs=,8k" changes only some
  * directions, so when a section repeats them or sets them per direction,
  * each job gets its resolved sizes instead (bs = "r,w,t", plus bsrange for
- * directions with a range).  Values are written as strings; the binder
- * reads every value as text, so nothing is reinterpreted on the way.
+ * directions with a range).  The other per-direction options (rate,
+ * bssplit, ...) set more than once in a section are merged into one value
+ * that sets what the entries set in turn (merge_dirs).  Values are written
+ * as strings; the binder reads every value as text, so nothing is
+ * reinterpreted on the way.
  */
 #include "convert.h"
 
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "cfg_src.h"
+#include "options_int.h"
 
 static void put_string(FILE *f, const char *s)
 {
@@ -93,10 +97,79 @@ static void put_resolved_bs(FILE *f, const struct job_opts *o)
 	}
 }
 
+/* Options the binder reads per direction with opt_parse_dirs (option_text.c). */
+static bool is_dirs_key(const char *k)
+{
+	static const char *const keys[] = {
+		"rate", "rate_iops", "rate_min", "rate_iops_min", "bssplit", "percentage_random",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(k, keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The entries of key in s, from the first up to entry last, as one value
+ * with the same effect, as opt_parse_dirs applies them: one field sets all
+ * three directions; "r,w" sets those not blank, then trim takes write's
+ * value; "r,w,t" sets those not blank.  A direction no entry set stays
+ * blank, so it keeps the value from the global section or the default.
+ * -EINVAL when trim must follow a write value set outside this section and
+ * a later entry changes write: one value cannot say that.
+ */
+static int merge_dirs(const struct cfg_section *s, size_t last, char *out, size_t len)
+{
+	enum { UNSET, SET, OUTER_W } st[DDIR_COUNT] = { UNSET, UNSET, UNSET };
+	char v[DDIR_COUNT][1024];
+
+	for (size_t i = 0; i <= last; i++) {
+		char f[DDIR_COUNT][1024];
+		int n;
+
+		if (strcmp(s->entries[i].key, s->entries[last].key))
+			continue;
+		if (opt_split_dirs(s->entries[i].value, f, &n))
+			return -EINVAL; /* the binder refuses it too */
+		for (int d = 0; d < DDIR_COUNT; d++) {
+			const char *src = n == 1 ? f[0] : d < n ? f[d] : NULL;
+
+			if (src && (n == 1 || !opt_is_blank(src))) {
+				snprintf(v[d], sizeof(v[d]), "%s", src);
+				st[d] = SET;
+			}
+		}
+		if (n == 3 && st[DDIR_TRIM] == OUTER_W && !opt_is_blank(f[DDIR_WRITE]))
+			return -EINVAL; /* write changes, trim must keep the outer write */
+		if (n == 2) { /* trim follows write */
+			st[DDIR_TRIM] = st[DDIR_WRITE] == SET ? SET : OUTER_W;
+			memcpy(v[DDIR_TRIM], v[DDIR_WRITE], sizeof(v[0]));
+		}
+	}
+	if (st[DDIR_TRIM] == OUTER_W) /* "r,w": the binder copies write to trim */
+		snprintf(out, len, "%s,%s", st[DDIR_READ] == SET ? v[DDIR_READ] : "",
+			 st[DDIR_WRITE] == SET ? v[DDIR_WRITE] : "");
+	else
+		snprintf(out, len, "%s,%s,%s", st[DDIR_READ] == SET ? v[DDIR_READ] : "",
+			 st[DDIR_WRITE] == SET ? v[DDIR_WRITE] : "",
+			 st[DDIR_TRIM] == SET ? v[DDIR_TRIM] : "");
+	return 0;
+}
+
 /* Is entry i overridden by a later entry of the same key? */
 static bool superseded(const struct cfg_section *s, size_t i)
 {
 	for (size_t k = i + 1; k < s->n; k++)
+		if (!strcmp(s->entries[k].key, s->entries[i].key))
+			return true;
+	return false;
+}
+
+/* Does an earlier entry set the same key as entry i? */
+static bool repeated(const struct cfg_section *s, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
 		if (!strcmp(s->entries[k].key, s->entries[i].key))
 			return true;
 	return false;
@@ -120,8 +193,24 @@ static int put_entries(FILE *f, const struct cfg_section *s, const char *indent,
 				 "job file", where, e->key);
 			return -EINVAL;
 		}
-		fprintf(f, "%s%s = ", indent, e->key);
-		put_string(f, e->value);
+		if (is_dirs_key(e->key) && repeated(s, i)) {
+			char merged[3 * 1024 + 4];
+
+			if (merge_dirs(s, i, merged, sizeof(merged))) {
+				char where[512];
+
+				cfg_src_where(src, e->line, where, sizeof(where));
+				snprintf(err, errlen, "%s: %s is set several times per direction in "
+					 "this section in a way one value cannot repeat; write it "
+					 "once, as %s=READ,WRITE,TRIM", where, e->key, e->key);
+				return -EINVAL;
+			}
+			fprintf(f, "%s%s = ", indent, e->key);
+			put_string(f, merged);
+		} else {
+			fprintf(f, "%s%s = ", indent, e->key);
+			put_string(f, e->value);
+		}
 		fputs(";\n", f);
 	}
 	return 0;

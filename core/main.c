@@ -49,16 +49,29 @@ static int load_jobs(struct cli *c, const struct engine_path *path, struct job_s
 	return rc;
 }
 
+/* The converted file goes to stdout whole or not at all. */
 static int convert_jobs(const struct job_source *js, const struct job_list *jobs)
 {
-	char err[1024];
-	int rc = convert_write(stdout, js, jobs, err, sizeof(err));
+	char err[1024], *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
 
-	if (rc == -EIO)
+	if (!mem) {
+		log_err("cannot convert: out of memory");
+		return -ENOMEM;
+	}
+	rc = convert_write(mem, js, jobs, err, sizeof(err));
+	if (fclose(mem) && !rc) {
+		rc = -ENOMEM;
+		snprintf(err, sizeof(err), "cannot convert: out of memory");
+	}
+	if (!rc && (fwrite(text, 1, len, stdout) != len || fflush(stdout))) {
+		rc = -errno;
 		snprintf(err, sizeof(err), "cannot write the converted job file: %s",
 			 strerror(errno));
-	if (!rc && fflush(stdout))
-		rc = -errno;
+	}
+	free(text);
 	if (rc)
 		log_err("%s", err);
 	return rc;
@@ -197,8 +210,11 @@ int main(int argc, char **argv)
 		break;
 	case CLI_CONVERT:
 		status = load_jobs(&c, &path, &js, &jobs) ? EXIT_USAGE : 0;
-		if (!status && convert_jobs(&js, &jobs))
-			status = EXIT_IOFAIL;
+		if (!status) { /* a job the file format cannot say is the user's to rewrite */
+			int rc = convert_jobs(&js, &jobs);
+
+			status = rc == -EINVAL ? EXIT_USAGE : rc ? EXIT_IOFAIL : 0;
+		}
 		break;
 	default:
 		if (load_jobs(&c, &path, &js, &jobs))

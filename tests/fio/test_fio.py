@@ -584,7 +584,8 @@ def t_convert_roundtrip(tmp):
                  "[b b]\nname=bee:2\nfilename=x\\:y:z\nrandseed=42\ncpus_allowed=0\n"
                  "percentile_list=99:50\nruntime=1500ms\nnumjobs=2\nnew_group\n"
                  "rwmixread=60\nrate_iops=,300\nrate_process=poisson\n"
-                 "random_distribution=zoned:60/10:40/90\noffset_increment=1m\n")
+                 "random_distribution=zoned:60/10:40/90\noffset_increment=1m\n"
+                 "rate=4m\nrate=,2m\npercentage_random=50\npercentage_random=,,70\n")
     env = {"NJ": "3"}
     cases = [("issue", [issue]), ("mixed", [mixed]),
              ("cmdline", ["-filename=" + f, "-direct=1", "-iodepth", "64", "-thread",
@@ -622,8 +623,16 @@ def t_convert_roundtrip(tmp):
         check(a[0][k] == v, f"a: {k} = {a[0][k]}, expected {v}")
     for k, v in {"rwmixread": "60", "rate_iops": "0,300,300", "rate_process": "poisson",
                  "random_distribution": "zoned:60/10:40/90", "offset_increment": str(MiB),
-                 "verify": "none", "bssplit": "(none)"}.items():
+                 "verify": "none", "bssplit": "(none)", "rate": "4194304,2097152,2097152",
+                 "percentage_random": "50,50,70"}.items():
         check(a[1][k] == v, f"bee:2: {k} = {a[1][k]}, expected {v}")
+    # A per-direction value one entry cannot say: refused, nothing half written.
+    odd = os.path.join(tmp, "odd.fio")
+    with open(odd, "w") as fh:
+        fh.write("[global]\nrate=,7m\n[a]\nioengine=null\nsize=1m\nrate=1m,\nrate=,9m,\n")
+    p = run(["convert", odd])
+    check(p.returncode == 2 and not p.stdout and "rate=READ,WRITE,TRIM" in p.stderr,
+          f"rc {p.returncode}\nstdout: {p.stdout}\nstderr: {p.stderr}")
 
 
 if __name__ == "__main__":
