@@ -122,7 +122,7 @@ static bool is_dirs_key(const char *k)
 static int merge_dirs(const struct cfg_section *s, size_t last, char *out, size_t len)
 {
 	enum { UNSET, SET, OUTER_W } st[DDIR_COUNT] = { UNSET, UNSET, UNSET };
-	char v[DDIR_COUNT][1024];
+	char v[DDIR_COUNT][1024] = { "", "", "" };
 
 	for (size_t i = 0; i <= last; i++) {
 		char f[DDIR_COUNT][1024];
