@@ -29,7 +29,7 @@ struct uring_opts {
 	int sqthread_poll;
 	int64_t sqthread_poll_cpu;
 	int hipri;
-	int nonvectored;
+	int64_t nonvectored;
 	int64_t force_async;
 };
 
@@ -44,8 +44,9 @@ static const struct iorig_option uring_options[] = {
 	  -1, 4095, NULL, "pin the sqthread_poll kernel thread to this CPU (-1: no pinning)" },
 	{ "hipri", IORIG_OPT_BOOL, offsetof(struct uring_opts, hipri), "0", 0, 0, NULL,
 	  "polled completions (IORING_SETUP_IOPOLL); needs direct=1 on a device with poll queues" },
-	{ "nonvectored", IORIG_OPT_BOOL, offsetof(struct uring_opts, nonvectored), "0", 0, 0, NULL,
-	  "use READ/WRITE instead of READV/WRITEV (no iovec)" },
+	{ "nonvectored", IORIG_OPT_INT, offsetof(struct uring_opts, nonvectored), "-1", -1, 1,
+	  NULL, "1: READ/WRITE (no iovec), 0: READV/WRITEV, -1: READ/WRITE where the kernel "
+	  "has them (5.6+)" },
 	{ "force_async", IORIG_OPT_INT, offsetof(struct uring_opts, force_async), "0", 0, 1 << 30,
 	  NULL, "every Nth I/O goes straight to the kernel's workers (IOSQE_ASYNC); 0: never" },
 	IORIG_OPTION_END
@@ -57,6 +58,7 @@ struct uring_state {
 	struct io_uring ring;
 	int ring_ready;
 	int defer_taskrun;          /* completions are posted only when we enter */
+	int nonvectored;            /* the nonvectored option, -1 resolved */
 	uint32_t nr_files;
 	unsigned cq_entries;
 	struct io_uring_cqe **cqes; /* cq_entries slots for peek_batch */
@@ -177,6 +179,20 @@ static void uring_log_features(struct uring_state *s, const struct io_uring_para
 		p->sq_entries, p->cq_entries, p->flags, p->features, buf);
 }
 
+/* Does the kernel have IORING_OP_READ/WRITE (5.6+), which take no iovec? */
+static int uring_has_read_write(struct uring_state *s)
+{
+	struct io_uring_probe *probe = io_uring_get_probe_ring(&s->ring);
+	int ok = probe && io_uring_opcode_supported(probe, IORING_OP_READ) &&
+		 io_uring_opcode_supported(probe, IORING_OP_WRITE);
+
+	if (probe)
+		io_uring_free_probe(probe);
+	s->fd.host->log(s->fd.job, IORIG_LOG_DEBUG, "io_uring: nonvectored=-1: %s",
+			ok ? "READ/WRITE" : "READV/WRITEV (no READ/WRITE in this kernel)");
+	return ok;
+}
+
 static int uring_register_bufs(const struct iorig_job_info *job, struct uring_state *s)
 {
 	struct iovec *iov = calloc(job->nr_ios, sizeof(*iov));
@@ -252,7 +268,7 @@ static int uring_init(const struct iorig_job_info *job, const void *opts, void *
 	if (opts)
 		memcpy(&s->o, opts, sizeof(s->o));
 	else
-		s->o.sqthread_poll_cpu = -1;
+		s->o.sqthread_poll_cpu = s->o.nonvectored = -1;
 	s->async_left = s->o.force_async;
 	rc = uring_check_opts(job, s);
 	if (rc)
@@ -288,6 +304,7 @@ static int uring_init(const struct iorig_job_info *job, const void *opts, void *
 		rc = -ENOMEM;
 		goto fail;
 	}
+	s->nonvectored = s->o.nonvectored >= 0 ? (int)s->o.nonvectored : uring_has_read_write(s);
 	if (s->o.fixedbufs && (rc = uring_register_bufs(job, s)) < 0)
 		goto fail;
 	if (s->o.registerfiles && job->nr_files && (rc = uring_register_files(job, s)) < 0)
@@ -350,7 +367,7 @@ static int uring_queue(void *state, struct iorig_io *io)
 		else
 			io_uring_prep_read_fixed(sqe, fd, io->buf, (unsigned)io->len, io->offset,
 						 (int)io->index);
-	} else if (s->o.nonvectored) {
+	} else if (s->nonvectored) {
 		if (write)
 			io_uring_prep_write(sqe, fd, io->buf, (unsigned)io->len, io->offset);
 		else

@@ -64,12 +64,15 @@ static void test_sqthread_poll(void **state)
 	both("sqpoll-cpu", pinned);
 }
 
+/* Both forms of the ops; the default (-1) takes READ/WRITE where it can. */
 static void test_nonvectored(void **state)
 {
 	static const char *const kv[] = { "nonvectored", "1", NULL };
+	static const char *const vectored[] = { "nonvectored", "0", NULL };
 
 	(void)state;
 	both("nonvec", kv);
+	both("vectored", vectored);
 }
 
 static void test_force_async(void **state)
