@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cfg_src.h"
+#include "options_ext.h"
 #include "options_int.h"
 
 static void put_string(FILE *f, const char *s)
@@ -97,17 +98,12 @@ static void put_resolved_bs(FILE *f, const struct job_opts *o)
 	}
 }
 
-/* Options the binder reads per direction with opt_parse_dirs (option_text.c). */
+/* Does the binder read k per direction with opt_parse_dirs (options_ext.h)? */
 static bool is_dirs_key(const char *k)
 {
-	static const char *const keys[] = {
-		"rate", "rate_iops", "rate_min", "rate_iops_min", "bssplit", "percentage_random",
-	};
+	const struct core_opt *o = core_opt_find(k);
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(k, keys[i]))
-			return true;
-	return false;
+	return o && o->kind == CK_FN && options_ext_find(o->name)->per_dir;
 }
 
 /*

@@ -282,30 +282,15 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /*
- * val itself, or val with unit appended when it is a plain number: fio
- * reads a plain thinktime in microseconds and a plain rate_cycle in
- * milliseconds, and so do we, in job files of either syntax.
+ * thinktime and thinktime_spin (a plain number is microseconds) and
+ * rate_cycle (milliseconds), as fio reads them, in job files of either
+ * syntax.
  */
-static const char *with_default_unit(const char *val, const char *unit, char *buf, size_t len)
-{
-	bool digits = false;
-
-	for (const char *c = val; *c; c++) {
-		if (*c >= '0' && *c <= '9')
-			digits = true;
-		else if (*c != '.' && *c != ' ')
-			return val; /* has a unit (or is not a number: the parser says so) */
-	}
-	if (!digits || (size_t)snprintf(buf, len, "%s%s", val, unit) >= len)
-		return val;
-	return buf;
-}
-
 static int bind_dur_unit(const struct core_opt *opt, const char *val, void *p, char *err,
 			 size_t errlen)
 {
 	bool us = opt->kind == CK_DUR_US;
-	char buf[256], range[128], acc[384];
+	char range[128], acc[384];
 	uint64_t ns;
 	int rc;
 
@@ -314,7 +299,7 @@ static int bind_dur_unit(const struct core_opt *opt, const char *val, void *p, c
 		 range, us ? "100us, 2ms" : "500ms, 2s", us ? "microseconds" : "milliseconds");
 	if (!val || opt_is_blank(val))
 		return opt_reason(err, errlen, opt->name, NULL, NULL, acc);
-	rc = parse_duration_ns(with_default_unit(val, us ? "us" : "ms", buf, sizeof(buf)), &ns);
+	rc = parse_duration_unit_ns(val, us ? 1000 : 1000000, &ns);
 	if (rc)
 		return opt_reason(err, errlen, opt->name, val,
 				  rc == -ERANGE ? "is too large" : "is not a duration", acc);

@@ -18,16 +18,16 @@
 static const char *const dname[DDIR_COUNT] = { "read", "write", "trim" };
 
 static const struct options_ext exts[] = {
-	{ "verify", verify_type_names, NULL, "enum" },
-	{ "verify_pattern", NULL, verify_parse_pattern, "hex" },
-	{ "rate", NULL, rate_parse_dir_bytes, "size-list" },
-	{ "rate_iops", NULL, rate_parse_dir_count, "int-list" },
-	{ "rate_min", NULL, rate_parse_dir_bytes, "size-list" },
-	{ "rate_iops_min", NULL, rate_parse_dir_count, "int-list" },
-	{ "rate_process", rate_process_names, NULL, "enum" },
-	{ "bssplit", NULL, shape_parse_bssplit, "split-list" },
-	{ "random_distribution", NULL, shape_parse_dist, "spec" },
-	{ "percentage_random", NULL, shape_parse_dir_pct, "pct-list" },
+	{ "verify", verify_type_names, NULL, "enum", false },
+	{ "verify_pattern", NULL, verify_parse_pattern, "hex", false },
+	{ "rate", NULL, rate_parse_dir_bytes, "size-list", true },
+	{ "rate_iops", NULL, rate_parse_dir_count, "int-list", true },
+	{ "rate_min", NULL, rate_parse_dir_bytes, "size-list", true },
+	{ "rate_iops_min", NULL, rate_parse_dir_count, "int-list", true },
+	{ "rate_process", rate_process_names, NULL, "enum", false },
+	{ "bssplit", NULL, shape_parse_bssplit, "split-list", true },
+	{ "random_distribution", NULL, shape_parse_dist, "spec", false },
+	{ "percentage_random", NULL, shape_parse_dir_pct, "pct-list", true },
 };
 
 const struct options_ext *options_ext_find(const char *name)

@@ -6,6 +6,7 @@
 #ifndef IORIG_OPTIONS_EXT_H
 #define IORIG_OPTIONS_EXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,7 @@ struct options_ext {
 	const char *const *values;    /* enum values (NULL-terminated) */
 	options_ext_parse_fn parse;   /* own parser: "option 'X': ..." in err */
 	const char *type_name;        /* for the option table ("size-list") */
+	bool per_dir;                 /* "read,write,trim", blank keeps (opt_parse_dirs) */
 };
 
 /* The extension of option `name`; a bug (abort) if it has none. */

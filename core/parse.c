@@ -198,6 +198,11 @@ int parse_size(const char *str, uint64_t *out)
 
 int parse_duration_ns(const char *str, uint64_t *out)
 {
+	return parse_duration_unit_ns(str, 1000000000ull, out);
+}
+
+int parse_duration_unit_ns(const char *str, uint64_t plain_ns, uint64_t *out)
+{
 	static const struct {
 		const char *name;
 		uint64_t ns;
@@ -210,7 +215,7 @@ int parse_duration_ns(const char *str, uint64_t *out)
 		{ "h", 3600000000000ull }, { "d", 86400000000000ull },
 	};
 	const char *s, *ne, *u;
-	uint64_t mult = 1000000000ull, v;
+	uint64_t mult = plain_ns, v;
 	bool rem = false;
 	size_t ul;
 	int rc;

@@ -14,6 +14,8 @@
 
 int parse_size(const char *s, uint64_t *out);
 int parse_duration_ns(const char *s, uint64_t *out);
+/* The same, a plain number counting plain_ns nanoseconds (fio's thinktime: us). */
+int parse_duration_unit_ns(const char *s, uint64_t plain_ns, uint64_t *out);
 int parse_bool(const char *s, bool *out);        /* 1/0 true/false yes/no on/off */
 int parse_int64(const char *s, int64_t *out);    /* decimal or 0x hex */
 int parse_uint64(const char *s, uint64_t *out);

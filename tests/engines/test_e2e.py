@@ -136,6 +136,12 @@ def t_refusals(tmp):
                  f'{base} }} );', "sqthread_poll=1")
     refused(tmp, f'jobs = ( {{ name = "m"; ioengine = "mmap"; direct = true; {base} }} );',
             "direct")
+    # An engine option out of its range is a usage error naming the range.
+    for v in ("2", "-2", '"yes"'):
+        _, p = run_jobfile(tmp, f'jobs = ( {{ name = "n"; ioengine = "io_uring"; '
+                                f'nonvectored = {v}; {base} }} );', expect_rc=2,
+                           need_report=False)
+        check("option 'nonvectored'" in p.stderr and "-1 .. 1" in p.stderr, p.stderr)
 
 
 if __name__ == "__main__":

@@ -128,6 +128,15 @@ static void test_durations(void **state)
 	assert_int_equal(parse_duration_ns("0x10", &v), -EINVAL);
 	assert_int_equal(parse_duration_ns("18446744074", &v), -ERANGE); /* > 2^64 ns */
 	assert_int_equal(parse_duration_ns("18446744073", &v), 0);
+
+	/* Another unit for a plain number (fio's thinktime, rate_cycle); a unit wins. */
+	assert_int_equal(parse_duration_unit_ns("100", 1000, &v), 0);
+	assert_int_equal(v, 100000);
+	assert_int_equal(parse_duration_unit_ns("1.5", 1000000, &v), 0);
+	assert_int_equal(v, 1500000);
+	assert_int_equal(parse_duration_unit_ns("2s", 1000, &v), 0);
+	assert_int_equal(v, 2000000000ull);
+	assert_int_equal(parse_duration_unit_ns("10x", 1000, &v), -EINVAL);
 	assert_int_equal(parse_duration_ns("213503d", &v), 0);
 	assert_int_equal(parse_duration_ns("213503.99d", &v), -ERANGE);
 }
