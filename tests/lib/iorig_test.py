@@ -79,6 +79,10 @@ def main(ns, prefix, tmp_dir=None, chdir=False, setup=None, on_fail=None):
         if on_fail:
             on_fail()
         return 1
+    except Exception:
+        if on_fail:  # a timeout, say: the state may explain it too
+            on_fail()
+        raise
     finally:
         os.chdir(cwd)
         shutil.rmtree(tmp, ignore_errors=True)
